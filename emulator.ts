@@ -1,0 +1,38 @@
+/**
+ * A local emulator of the research-data repository that repo-fs reads: a
+ * repository origin (collection contents, dataset and version listings, the
+ * file-access endpoint) and an object-store origin serving pre-signed,
+ * expiring URLs with byte ranges. It checks the API token, counts requests,
+ * and acts out the faults a real deployment shows: latency, rate limiting,
+ * 5xx, truncated and dropped bodies, expired URLs, ignored ranges, answers
+ * without a redirect, and malformed JSON.
+ *
+ * Use it in your own tests:
+ *
+ * ```ts
+ * import { startEmulator } from "./emulator.ts";
+ *
+ * await using emu = await startEmulator({
+ *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}', "README.md": "# hi" },
+ *   token: "secret",
+ * });
+ * const response = await fetch(
+ *   `${emu.host}/api/datasets/:persistentId/?persistentId=${emu.pid}`,
+ *   { headers: { "X-Repo-key": "secret" } },
+ * );
+ * const { data } = await response.json();
+ * console.log(data.latestVersion.files.length); // 2
+ * ```
+ *
+ * @module
+ */
+
+export { startEmulator } from "./src/emulator/server.ts";
+export type { Emulator } from "./src/emulator/server.ts";
+export type {
+  EmulatorEntry,
+  EmulatorFileSpec,
+  EmulatorOptions,
+} from "./src/emulator/options.ts";
+export type { EmulatorFaults, FailureRule } from "./src/emulator/faults.ts";
+export type { EmulatorCounters } from "./src/emulator/counters.ts";

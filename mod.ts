@@ -1,0 +1,49 @@
+/**
+ * repo-fs: one dataset of a research-data repository as a read-only,
+ * path-addressed file tree. The repository lists a dataset's files flat, with
+ * a `directoryLabel` each; repo-fs rebuilds the directories, resolves each
+ * file's content URL once, and reads bytes and byte ranges from it.
+ *
+ * @example
+ * ```ts ignore
+ * import { RepoFs } from "@x/repo-fs";
+ *
+ * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * for (const entry of await fs.ls("")) console.log(entry.type, entry.name);
+ * const zgroup = await fs.catFile("climate.zarr/.zgroup");
+ * const tail = await fs.catFile("data/big.bin", { start: -1024 });
+ * ```
+ *
+ * @module
+ */
+
+export {
+  type FindOptions,
+  listCollection,
+  type ReadOptions,
+  type RepoFile,
+  RepoFs,
+  type RestoreOptions,
+} from "./src/repo_fs.ts";
+export {
+  IsADirectoryError,
+  NotFoundError,
+  RepoConnectionError,
+  RepoHttpError,
+  RepoProtocolError,
+  WorkerCrashedError,
+} from "./src/errors.ts";
+export type {
+  FileInfo,
+  Logger,
+  RepoFsOptions,
+  RetryOptions,
+} from "./src/types.ts";
+export type { SerializedOptions, SerializedRepoFs } from "./src/serialize.ts";
+export type {
+  CachedUrl,
+  ResolvedUrl,
+  UrlResolver,
+} from "./src/download_urls.ts";
+export type { CompactListing, RejectedEntry } from "./src/routing_table.ts";
+export type { AccessAnswer } from "./src/repo_api.ts";

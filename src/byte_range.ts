@@ -1,0 +1,209 @@
+/**
+ * The range rules, in one place: fsspec's `start`/`end` semantics turned
+ * into a plan and a `Range` header, and the check of the `Content-Range`
+ * that answers it.
+ *
+ * @module
+ */
+
+import { RepoProtocolError } from "./errors.ts";
+
+/**
+ * What to fetch for a `start`/`end` pair.
+ *
+ * - `empty`: nothing (`start >= end`)
+ * - `from`: `start` to the end of the file, however long it is
+ * - `suffix`: the last `length` bytes
+ * - `bounded`: `start` up to `end` (exclusive), clipped at the end of file
+ *
+ * @example
+ * ```ts
+ * import type { RangePlan } from "./byte_range.ts";
+ * const plan: RangePlan = { kind: "bounded", start: 0, end: 100 };
+ * ```
+ */
+export type RangePlan =
+  | { kind: "empty" }
+  | { kind: "from"; start: number }
+  | { kind: "suffix"; length: number }
+  | { kind: "bounded"; start: number; end: number };
+
+/**
+ * Checks `start`/`end` are integers (or absent) and says whether planning
+ * needs the file's size: only when `end` is given and one bound is negative.
+ *
+ * @example
+ * ```ts
+ * import { needsSize } from "./byte_range.ts";
+ * needsSize(-10, undefined); // false: a suffix range
+ * needsSize(-10, -5); // true
+ * ```
+ */
+export function needsSize(start?: number | null, end?: number | null): boolean {
+  for (const [name, value] of [["start", start], ["end", end]] as const) {
+    if (value != null && !Number.isSafeInteger(value)) {
+      throw new TypeError(`${name} must be an integer, got ${value}`);
+    }
+  }
+  return end != null && ((start ?? 0) < 0 || end < 0);
+}
+
+/**
+ * Turns fsspec's `start`/`end` (end exclusive, negatives counted from the
+ * end of the file) into a plan. `size` is needed when
+ * {@linkcode needsSize} says so.
+ *
+ * @example
+ * ```ts
+ * import { planRange } from "./byte_range.ts";
+ * planRange(0, 100); // { kind: "bounded", start: 0, end: 100 }
+ * planRange(-8); // { kind: "suffix", length: 8 }
+ * planRange(-8, -4, 20); // { kind: "bounded", start: 12, end: 16 }
+ * planRange(5, 5); // { kind: "empty" }
+ * ```
+ */
+export function planRange(
+  start?: number | null,
+  end?: number | null,
+  size?: number,
+): RangePlan {
+  const from = start ?? 0;
+  if (needsSize(start, end)) {
+    if (size === undefined) throw new TypeError("planRange needs the size");
+    const absolute = (n: number) => n < 0 ? Math.max(0, size + n) : n;
+    return bounded(absolute(from), Math.min(absolute(end!), size));
+  }
+  if (end == null) {
+    return from < 0
+      ? { kind: "suffix", length: -from }
+      : { kind: "from", start: from };
+  }
+  return bounded(from, end);
+}
+
+function bounded(start: number, end: number): RangePlan {
+  return start >= end ? { kind: "empty" } : { kind: "bounded", start, end };
+}
+
+/**
+ * The `Range` header value of a plan; `undefined` for a whole-file read.
+ *
+ * @example
+ * ```ts
+ * import { rangeHeader } from "./byte_range.ts";
+ * rangeHeader({ kind: "bounded", start: 0, end: 100 }); // "bytes=0-99"
+ * rangeHeader({ kind: "from", start: 0 }); // undefined
+ * ```
+ */
+export function rangeHeader(plan: RangePlan): string | undefined {
+  switch (plan.kind) {
+    case "bounded":
+      return `bytes=${plan.start}-${plan.end - 1}`;
+    case "suffix":
+      return `bytes=-${plan.length}`;
+    case "from":
+      return plan.start === 0 ? undefined : `bytes=${plan.start}-`;
+    case "empty":
+      return undefined;
+  }
+}
+
+/**
+ * A parsed `Content-Range`: `first`..`last` inclusive of `total` bytes
+ * (`total` undefined for `*`). For an unsatisfied range (416), `first` and
+ * `last` are undefined.
+ *
+ * @example
+ * ```ts
+ * import type { ContentRange } from "./byte_range.ts";
+ * const r: ContentRange = { first: 0, last: 99, total: 1000 };
+ * ```
+ */
+export interface ContentRange {
+  /** First byte sent. */
+  first?: number;
+  /** Last byte sent (inclusive). */
+  last?: number;
+  /** Size of the whole file, when the server says. */
+  total?: number;
+}
+
+/**
+ * Parses a `Content-Range` header; a malformed one is a
+ * {@linkcode RepoProtocolError}.
+ *
+ * @example
+ * ```ts
+ * import { parseContentRange } from "./byte_range.ts";
+ * parseContentRange("bytes 0-99/1000", "u"); // { first: 0, last: 99, total: 1000 }
+ * ```
+ */
+export function parseContentRange(
+  value: string | null,
+  url: string,
+): ContentRange {
+  const match = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+|\*)$/.exec(
+    value?.trim() ?? "",
+  );
+  if (!match) {
+    throw new RepoProtocolError(
+      `malformed Content-Range ${JSON.stringify(value)}`,
+      url,
+    );
+  }
+  const [, first, last, total] = match;
+  const range: ContentRange = {
+    first: first === undefined ? undefined : Number(first),
+    last: last === undefined ? undefined : Number(last),
+    total: total === "*" ? undefined : Number(total),
+  };
+  if (range.first !== undefined && range.last! < range.first) {
+    throw new RepoProtocolError(
+      `Content-Range ${value} ends before it starts`,
+      url,
+    );
+  }
+  return range;
+}
+
+/**
+ * How many body bytes a 206 must carry for this plan, after checking its
+ * `Content-Range` covers what was asked (a bounded range may be clipped at
+ * the end of the file). A mismatch is a {@linkcode RepoProtocolError}.
+ *
+ * @example
+ * ```ts
+ * import { expectedLength } from "./byte_range.ts";
+ * expectedLength({ kind: "bounded", start: 0, end: 100 }, { first: 0, last: 99, total: 500 }, "u"); // 100
+ * expectedLength({ kind: "bounded", start: 0, end: 100 }, { first: 0, last: 9, total: 10 }, "u"); // 10
+ * ```
+ */
+export function expectedLength(
+  plan: RangePlan,
+  range: ContentRange,
+  url: string,
+): number {
+  const { first, last, total } = range;
+  const sent = first === undefined ? 0 : last! - first + 1;
+  const atEnd = total !== undefined && last === total - 1;
+  const ok = first !== undefined && (
+    plan.kind === "bounded"
+      ? first === plan.start &&
+        (last === plan.end - 1 || (last! < plan.end - 1 && atEnd))
+      : plan.kind === "suffix"
+      ? atEnd && sent === Math.min(plan.length, total!)
+      : plan.kind === "from" && first === plan.start
+  );
+  if (!ok) {
+    throw new RepoProtocolError(
+      `asked for ${describe(plan)} but the answer's Content-Range is ` +
+        `bytes ${first ?? "*"}-${last ?? "*"}/${total ?? "*"}`,
+      url,
+    );
+  }
+  return sent;
+}
+
+function describe(plan: RangePlan): string {
+  return rangeHeader(plan) ?? "the whole file";
+}

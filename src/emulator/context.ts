@@ -1,0 +1,38 @@
+/**
+ * What the request handlers of both origins share.
+ *
+ * @module
+ */
+
+import type { EmulatorCounters } from "./counters.ts";
+import type { Dataset } from "./dataset.ts";
+import type { EmulatorFaults } from "./faults.ts";
+import type { UrlSigner } from "./signing.ts";
+
+/**
+ * The emulator's state as the handlers see it.
+ *
+ * @example
+ * ```ts
+ * import type { EmulatorContext } from "./context.ts";
+ * function storeGets(context: EmulatorContext): number {
+ *   return context.counters.storeGets;
+ * }
+ * ```
+ */
+export interface EmulatorContext {
+  /** The served dataset. */
+  dataset: Dataset;
+  /** The live fault knobs. */
+  faults: EmulatorFaults;
+  /** The live counters. */
+  counters: EmulatorCounters;
+  /** Signs and checks store URLs. */
+  signer: UrlSigner;
+  /** The token repository requests need, if any. */
+  token?: string;
+  /** `http://<host>:<port>` of the object store. */
+  storeOrigin: string;
+  /** Waits out the configured latency; settles at once when the emulator closes. */
+  delay(): Promise<void>;
+}

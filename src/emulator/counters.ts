@@ -1,0 +1,109 @@
+/**
+ * What the emulator counts.
+ *
+ * @module
+ */
+
+/**
+ * Request and byte counts, updated live.
+ *
+ * @example
+ * ```ts
+ * import { createCounters } from "./counters.ts";
+ * const counters = createCounters();
+ * counters.heads++;
+ * ```
+ */
+export interface EmulatorCounters {
+  /** Requests to the dataset and version endpoints. */
+  listingCalls: number;
+  /** Requests to the collection contents endpoint. */
+  collectionCalls: number;
+  /** HEAD requests on the access endpoint. */
+  heads: number;
+  /** HEADs on the access endpoint being handled right now (latency wait included). */
+  concurrentHeads: number;
+  /** The most `concurrentHeads` seen since start or the last reset. */
+  peakConcurrentHeads: number;
+  /** GET requests on the access endpoint. */
+  accessGets: number;
+  /** GET requests to the object store. */
+  storeGets: number;
+  /** Body bytes the object store sent. */
+  storeBytes: number;
+  /** Body bytes the access endpoint sent itself (no-redirect mode). */
+  accessBytes: number;
+  /** Store requests that carried `X-Repo-key`; a correct client keeps this at 0. */
+  storeRequestsWithToken: number;
+  /** Requests answered by a failure rule. */
+  failuresInjected: number;
+}
+
+/**
+ * All counts at zero.
+ *
+ * @example
+ * ```ts
+ * import { createCounters } from "./counters.ts";
+ * createCounters().storeGets; // 0
+ * ```
+ */
+export function createCounters(): EmulatorCounters {
+  return {
+    listingCalls: 0,
+    collectionCalls: 0,
+    heads: 0,
+    concurrentHeads: 0,
+    peakConcurrentHeads: 0,
+    accessGets: 0,
+    storeGets: 0,
+    storeBytes: 0,
+    accessBytes: 0,
+    storeRequestsWithToken: 0,
+    failuresInjected: 0,
+  };
+}
+
+/**
+ * Zeroes the counts in place. HEADs still in flight stay counted in
+ * `concurrentHeads`, which also becomes the new peak.
+ *
+ * @example
+ * ```ts
+ * import { createCounters, resetCounters } from "./counters.ts";
+ * const counters = createCounters();
+ * counters.storeGets = 3;
+ * resetCounters(counters);
+ * counters.storeGets; // 0
+ * ```
+ */
+export function resetCounters(counters: EmulatorCounters): void {
+  Object.assign(counters, createCounters(), {
+    concurrentHeads: counters.concurrentHeads,
+    peakConcurrentHeads: counters.concurrentHeads,
+  });
+}
+
+/**
+ * Marks one more HEAD in flight and returns the function that ends it.
+ *
+ * @example
+ * ```ts
+ * import { createCounters, enterHead } from "./counters.ts";
+ * const counters = createCounters();
+ * const leave = enterHead(counters);
+ * leave();
+ * counters.peakConcurrentHeads; // 1
+ * ```
+ */
+export function enterHead(counters: EmulatorCounters): () => void {
+  counters.heads++;
+  counters.concurrentHeads++;
+  counters.peakConcurrentHeads = Math.max(
+    counters.peakConcurrentHeads,
+    counters.concurrentHeads,
+  );
+  return () => {
+    counters.concurrentHeads--;
+  };
+}

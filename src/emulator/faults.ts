@@ -1,0 +1,166 @@
+/**
+ * Fault knobs of the emulator and the bookkeeping that spends them.
+ *
+ * @module
+ */
+
+/**
+ * Answer a number of matching requests with an error status.
+ *
+ * @example
+ * ```ts
+ * import type { FailureRule } from "./faults.ts";
+ * // Two rate-limited HEADs, without Retry-After, as the repository does.
+ * const burst: FailureRule = { target: "head", status: 429, count: 2 };
+ * ```
+ */
+export interface FailureRule {
+  /**
+   * Which requests: `repo` every repository request; `listing` the dataset
+   * and version endpoints; `head` HEADs on the access endpoint; `content`
+   * store GETs and GETs on the access endpoint; `store` every store request;
+   * `any` everything.
+   */
+  target: "repo" | "listing" | "head" | "content" | "store" | "any";
+  /** The status to answer with, such as 429, 500, 502, 503, 504 or 403. */
+  status: number;
+  /** How many matching requests get it; the rule is dropped when it reaches 0. */
+  count: number;
+  /** Sent as `Retry-After` when set. */
+  retryAfter?: string;
+  /** Only requests whose URL path includes this. */
+  pathIncludes?: string;
+}
+
+/**
+ * The fault knobs. They are read on every request, so changing a field of
+ * `emulator.faults` takes effect at once.
+ *
+ * @example
+ * ```ts
+ * import type { EmulatorFaults } from "./faults.ts";
+ * const faults: EmulatorFaults = {
+ *   latencyMs: 0,
+ *   redirect: true,
+ *   ignoreRange: false,
+ *   failures: [{ target: "content", status: 503, count: 1, retryAfter: "1" }],
+ *   truncate: 1,
+ *   drop: 0,
+ *   shortBody: 0,
+ *   malformedJson: 0,
+ * };
+ * ```
+ */
+export interface EmulatorFaults {
+  /** Delay in milliseconds before answering any request on either origin. */
+  latencyMs: number;
+  /** True: the access endpoint answers 303 to the store. False: it serves the bytes itself. */
+  redirect: boolean;
+  /** Content answers 200 with the full body even when a Range was asked. */
+  ignoreRange: boolean;
+  /** Checked in order; the first matching rule answers the request. */
+  failures: FailureRule[];
+  /** The next n content answers send their headers and about half the body, then drop the connection. */
+  truncate: number;
+  /** The next n content answers send their headers, then drop the connection before any body byte. */
+  drop: number;
+  /** The next n 206 answers promise the asked range but send fewer bytes, with a matching `Content-Length`. */
+  shortBody: number;
+  /** The next n JSON answers are not valid JSON (status 200). */
+  malformedJson: number;
+}
+
+/**
+ * The one-shot knobs that count down.
+ *
+ * @example
+ * ```ts
+ * import type { CountdownFault } from "./faults.ts";
+ * const knob: CountdownFault = "truncate";
+ * ```
+ */
+export type CountdownFault =
+  | "truncate"
+  | "drop"
+  | "shortBody"
+  | "malformedJson";
+
+/**
+ * The knobs with their defaults, overridden by `initial`. The failure rules
+ * are copied so that spending them leaves the caller's array alone.
+ *
+ * @example
+ * ```ts
+ * import { createFaults } from "./faults.ts";
+ * const faults = createFaults({ latencyMs: 5 });
+ * console.log(faults.redirect); // true
+ * ```
+ */
+export function createFaults(
+  initial: Partial<EmulatorFaults> = {},
+): EmulatorFaults {
+  return {
+    latencyMs: 0,
+    redirect: true,
+    ignoreRange: false,
+    truncate: 0,
+    drop: 0,
+    shortBody: 0,
+    malformedJson: 0,
+    ...initial,
+    failures: (initial.failures ?? []).map((rule) => ({ ...rule })),
+  };
+}
+
+/**
+ * Spends one use of the first rule that matches a request and returns it;
+ * `undefined` when none matches. `targets` are the rule targets the request
+ * falls under (`any` is implied).
+ *
+ * @example
+ * ```ts
+ * import { createFaults, takeFailure } from "./faults.ts";
+ * const faults = createFaults({ failures: [{ target: "head", status: 429, count: 1 }] });
+ * takeFailure(faults, ["repo", "head"], "/api/access/datafile/7")?.status; // 429
+ * takeFailure(faults, ["repo", "head"], "/api/access/datafile/7"); // undefined
+ * ```
+ */
+export function takeFailure(
+  faults: EmulatorFaults,
+  targets: readonly FailureRule["target"][],
+  path: string,
+): FailureRule | undefined {
+  const rules = faults.failures;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+    if (rule.count <= 0) continue;
+    if (rule.target !== "any" && !targets.includes(rule.target)) continue;
+    if (rule.pathIncludes !== undefined && !path.includes(rule.pathIncludes)) {
+      continue;
+    }
+    rule.count--;
+    if (rule.count === 0) rules.splice(i, 1);
+    return rule;
+  }
+  return undefined;
+}
+
+/**
+ * Spends one use of a countdown knob; true when it had one left.
+ *
+ * @example
+ * ```ts
+ * import { createFaults, takeCountdown } from "./faults.ts";
+ * const faults = createFaults({ drop: 1 });
+ * takeCountdown(faults, "drop"); // true
+ * takeCountdown(faults, "drop"); // false
+ * ```
+ */
+export function takeCountdown(
+  faults: EmulatorFaults,
+  knob: CountdownFault,
+): boolean {
+  if (faults[knob] <= 0) return false;
+  faults[knob]--;
+  return true;
+}

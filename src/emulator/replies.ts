@@ -1,0 +1,102 @@
+/**
+ * Answers in the repository's and the object store's own formats: the JSON
+ * envelope, its error form, and S3-style XML errors.
+ *
+ * @module
+ */
+
+import type { FailureRule } from "./faults.ts";
+
+const FAILURE_TEXT: Record<number, [code: string, message: string]> = {
+  400: ["InvalidRequest", "Bad request."],
+  403: ["AccessDenied", "Access Denied"],
+  404: ["NoSuchKey", "The specified key does not exist."],
+  429: ["SlowDown", "Too many requests; the rate limit has been exceeded."],
+  500: ["InternalError", "Internal server error."],
+  502: ["BadGateway", "Bad gateway."],
+  503: ["SlowDown", "Service unavailable; please reduce your request rate."],
+  504: ["GatewayTimeout", "Gateway timeout."],
+};
+
+/**
+ * A 200 JSON answer from pre-encoded bytes.
+ *
+ * @example
+ * ```ts
+ * import { jsonReply } from "./replies.ts";
+ * const response = jsonReply(new TextEncoder().encode('{"status":"OK","data":[]}'));
+ * await response.json(); // { status: "OK", data: [] }
+ * ```
+ */
+export function jsonReply(body: Uint8Array<ArrayBuffer>): Response {
+  return new Response(body, {
+    headers: { "content-type": "application/json" },
+  });
+}
+
+/**
+ * The repository's error envelope, `{"status":"ERROR","message":...}`.
+ *
+ * @example
+ * ```ts
+ * import { envelopeError } from "./replies.ts";
+ * const response = envelopeError(401, "Bad API key");
+ * await response.json(); // { status: "ERROR", message: "Bad API key" }
+ * ```
+ */
+export function envelopeError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json({ status: "ERROR", message }, { status, headers });
+}
+
+/**
+ * An S3-style XML error.
+ *
+ * @example
+ * ```ts
+ * import { xmlError } from "./replies.ts";
+ * const response = xmlError(403, "AccessDenied", "Request has expired");
+ * await response.text(); // '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code>...'
+ * ```
+ */
+export function xmlError(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>` +
+    `<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+  return new Response(body, {
+    status,
+    headers: { ...headers, "content-type": "application/xml" },
+  });
+}
+
+/**
+ * The answer of a failure rule, in the format of the origin it fires on.
+ *
+ * @example
+ * ```ts
+ * import { failureReply } from "./replies.ts";
+ * const response = failureReply({ target: "store", status: 503, count: 1, retryAfter: "2" }, "store");
+ * response.headers.get("retry-after"); // "2"
+ * await response.body?.cancel();
+ * ```
+ */
+export function failureReply(
+  rule: FailureRule,
+  origin: "repo" | "store",
+): Response {
+  const [code, message] = FAILURE_TEXT[rule.status] ??
+    ["InternalError", `Injected failure ${rule.status}.`];
+  const headers: Record<string, string> = rule.retryAfter === undefined
+    ? {}
+    : { "retry-after": rule.retryAfter };
+  return origin === "repo"
+    ? envelopeError(rule.status, message, headers)
+    : xmlError(rule.status, code, message, headers);
+}

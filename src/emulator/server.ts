@@ -1,0 +1,204 @@
+/**
+ * Starts the emulator: a repository origin and an object-store origin, each
+ * a `Deno.serve` on its own port.
+ *
+ * @module
+ */
+
+import type { EmulatorContext } from "./context.ts";
+import {
+  createCounters,
+  type EmulatorCounters,
+  resetCounters,
+} from "./counters.ts";
+import { buildDataset, findVersion } from "./dataset.ts";
+import { createFaults, type EmulatorFaults } from "./faults.ts";
+import type { EmulatorOptions } from "./options.ts";
+import { repositoryHandler } from "./repository.ts";
+import { UrlSigner } from "./signing.ts";
+import { collectSources } from "./sources.ts";
+import { storeHandler } from "./store.ts";
+
+/**
+ * A running emulator. Close it with `await using` or {@linkcode Emulator.close}.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "./server.ts";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
+ *   method: "HEAD",
+ *   redirect: "manual",
+ * });
+ * head.status; // 303
+ * ```
+ */
+export interface Emulator extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>`; the repository API is under `${host}/api`. */
+  readonly host: string;
+  /** The dataset's persistent id. */
+  readonly pid: string;
+  /** The alias of the collection holding the dataset. */
+  readonly alias: string;
+  /** `http://127.0.0.1:<storePort>`, where signed URLs point. */
+  readonly storeOrigin: string;
+  /** Live request and byte counts. */
+  readonly counters: EmulatorCounters;
+  /** Live fault knobs; change their fields at any time. */
+  readonly faults: EmulatorFaults;
+  /**
+   * Zeroes the counters.
+   *
+   * @example
+   * ```ts
+   * import { startEmulator } from "./server.ts";
+   * await using emu = await startEmulator();
+   * emu.resetCounters();
+   * ```
+   */
+  resetCounters(): void;
+  /**
+   * Makes every URL signed before this call answer 403 `Request has expired`.
+   *
+   * @example
+   * ```ts
+   * import { startEmulator } from "./server.ts";
+   * await using emu = await startEmulator();
+   * emu.expireUrls();
+   * ```
+   */
+  expireUrls(): void;
+  /**
+   * The id of the file at `dir/name` (`name` at the root) in the main
+   * version, or in `version` as the version endpoint resolves it. Throws
+   * when there is no such file.
+   *
+   * @example
+   * ```ts
+   * import { startEmulator } from "./server.ts";
+   * await using emu = await startEmulator({
+   *   files: { "a/b.txt": "new" },
+   *   versions: { "1.0": { "a/b.txt": "old" } },
+   * });
+   * emu.fileId("a/b.txt"); // 1001
+   * emu.fileId("a/b.txt", "1.0"); // 1002
+   * ```
+   */
+  fileId(path: string, version?: string): number;
+  /**
+   * Shuts both servers down once in-flight requests are answered; latency
+   * waits end at once. Calling it again returns the same promise.
+   *
+   * @example
+   * ```ts
+   * import { startEmulator } from "./server.ts";
+   * const emu = await startEmulator();
+   * await emu.close();
+   * ```
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an emulated repository serving one dataset.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "./server.ts";
+ * await using emu = await startEmulator({
+ *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}' },
+ *   faults: { failures: [{ target: "head", status: 429, count: 1 }] },
+ * });
+ * const response = await fetch(
+ *   `${emu.host}/api/datasets/:persistentId/?persistentId=${emu.pid}`,
+ * );
+ * const { data } = await response.json();
+ * data.latestVersion.files[0].directoryLabel; // "climate.zarr"
+ * ```
+ */
+export async function startEmulator(
+  options: EmulatorOptions = {},
+): Promise<Emulator> {
+  const dataset = buildDataset(
+    await collectSources(options),
+    options.pid ?? "doi:10.5072/FK2/EMULATED",
+    options.alias ?? "root",
+  );
+  const hostname = options.hostname ?? "127.0.0.1";
+  const lifecycle = new AbortController();
+  const context: EmulatorContext = {
+    dataset,
+    faults: createFaults(options.faults),
+    counters: createCounters(),
+    signer: new UrlSigner(options.urlLifetimeSeconds ?? 3600),
+    token: options.token,
+    storeOrigin: "",
+    delay: () => sleep(context.faults.latencyMs, lifecycle.signal),
+  };
+  const store = Deno.serve(
+    { hostname, port: options.storePort ?? 0, onListen() {} },
+    storeHandler(context),
+  );
+  context.storeOrigin = originOf(store.addr);
+  let repository: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    repository = Deno.serve(
+      { hostname, port: options.port ?? 0, onListen() {} },
+      repositoryHandler(context),
+    );
+  } catch (error) {
+    await store.shutdown();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      lifecycle.abort();
+      await Promise.all([repository.shutdown(), store.shutdown()]);
+    })();
+    return closing;
+  };
+  return {
+    host: originOf(repository.addr),
+    pid: dataset.pid,
+    alias: dataset.alias,
+    storeOrigin: context.storeOrigin,
+    counters: context.counters,
+    faults: context.faults,
+    resetCounters: () => resetCounters(context.counters),
+    expireUrls: () => context.signer.expireAll(),
+    fileId(path, version) {
+      const id = findVersion(dataset, version)?.idsByPath.get(path);
+      if (id === undefined) {
+        throw new Error(
+          `The emulator has no file "${path}" in version ${
+            version ?? ":latest"
+          }`,
+        );
+      }
+      return id;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+function originOf(addr: Deno.NetAddr): string {
+  const host = addr.hostname.includes(":")
+    ? `[${addr.hostname}]`
+    : addr.hostname;
+  return `http://${host}:${addr.port}`;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}

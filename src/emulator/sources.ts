@@ -1,0 +1,106 @@
+/**
+ * Turns the emulator options into listing entries: the `files` map, the
+ * `dir` folder and the verbatim `entries`.
+ *
+ * @module
+ */
+
+import type {
+  EmulatorEntry,
+  EmulatorFileSpec,
+  EmulatorOptions,
+} from "./options.ts";
+
+/** Content as the options may give it. */
+type FileValue = Uint8Array | string | EmulatorFileSpec;
+
+/**
+ * A version's files: `main` for the dataset's own version, `versions` for
+ * the extra named ones.
+ *
+ * @example
+ * ```ts
+ * import type { DatasetSources } from "./sources.ts";
+ * const sources: DatasetSources = {
+ *   main: [{ filename: "a.txt", file: "a" }],
+ *   versions: { "1.0": [{ filename: "a.txt", file: "old" }] },
+ * };
+ * ```
+ */
+export interface DatasetSources {
+  /** Entries of the dataset's current version. */
+  main: EmulatorEntry[];
+  /** Entries of each extra named version. */
+  versions: Record<string, EmulatorEntry[]>;
+}
+
+/**
+ * Collects the entries of every version, reading `options.dir` once.
+ *
+ * @example
+ * ```ts
+ * import { collectSources } from "./sources.ts";
+ * const sources = await collectSources({ files: { "a/b.txt": "hi" } });
+ * sources.main[0].directoryLabel; // "a"
+ * ```
+ */
+export async function collectSources(
+  options: EmulatorOptions,
+): Promise<DatasetSources> {
+  const main = entriesOf(Object.entries(options.files ?? {}));
+  if (options.dir !== undefined) {
+    main.push(...entriesOf(await readFolder(options.dir)));
+  }
+  main.push(...(options.entries ?? []));
+  const versions: Record<string, EmulatorEntry[]> = {};
+  for (const [name, files] of Object.entries(options.versions ?? {})) {
+    versions[name] = entriesOf(Object.entries(files));
+  }
+  return { main, versions };
+}
+
+/**
+ * The file description of any accepted content form.
+ *
+ * @example
+ * ```ts
+ * import { toFileSpec } from "./sources.ts";
+ * toFileSpec("hi").content; // "hi"
+ * ```
+ */
+export function toFileSpec(value: FileValue): EmulatorFileSpec {
+  return typeof value === "string" || value instanceof Uint8Array
+    ? { content: value }
+    : value;
+}
+
+function entriesOf(files: [string, FileValue][]): EmulatorEntry[] {
+  return files.map(([path, file]) => {
+    const slash = path.lastIndexOf("/");
+    return slash === -1 ? { filename: path, file } : {
+      directoryLabel: path.slice(0, slash),
+      filename: path.slice(slash + 1),
+      file,
+    };
+  });
+}
+
+async function readFolder(root: string): Promise<[string, Uint8Array][]> {
+  const files: [string, Uint8Array][] = [];
+  async function walk(dir: string, prefix: string): Promise<void> {
+    const children: Deno.DirEntry[] = [];
+    for await (const child of Deno.readDir(dir)) children.push(child);
+    children.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const child of children) {
+      const full = `${dir}/${child.name}`;
+      const path = prefix + child.name;
+      const isDirectory = child.isSymlink
+        ? (await Deno.stat(full)).isDirectory
+        : child.isDirectory;
+      if (isDirectory) await walk(full, `${path}/`);
+      else files.push([path, await Deno.readFile(full)]);
+    }
+  }
+  await walk(root, "");
+  return files;
+}

@@ -1,0 +1,67 @@
+/**
+ * The object-store origin: serves file bytes to GETs with a valid,
+ * unexpired pre-signed URL.
+ *
+ * @module
+ */
+
+import { contentReply } from "./content.ts";
+import type { EmulatorContext } from "./context.ts";
+import { type FailureRule, takeFailure } from "./faults.ts";
+import { failureReply, xmlError } from "./replies.ts";
+
+/**
+ * The request handler of the object-store origin.
+ *
+ * @example
+ * ```ts
+ * import { storeHandler } from "./store.ts";
+ * import type { EmulatorContext } from "./context.ts";
+ * function serveStore(context: EmulatorContext): Deno.HttpServer {
+ *   return Deno.serve({ port: 0, onListen() {} }, storeHandler(context));
+ * }
+ * ```
+ */
+export function storeHandler(
+  context: EmulatorContext,
+): (request: Request) => Promise<Response> {
+  const { counters, faults, dataset } = context;
+  return async (request) => {
+    const url = new URL(request.url);
+    const isGet = request.method === "GET";
+    const targets: FailureRule["target"][] = isGet
+      ? ["store", "content"]
+      : ["store"];
+    if (request.headers.has("x-repo-key")) counters.storeRequestsWithToken++;
+    if (isGet) counters.storeGets++;
+    await context.delay();
+    const rule = takeFailure(faults, targets, url.pathname);
+    if (rule) {
+      counters.failuresInjected++;
+      return failureReply(rule, "store");
+    }
+    const verdict = isGet ? context.signer.verify(url) : "invalid";
+    if (verdict === "invalid") {
+      return xmlError(
+        403,
+        "SignatureDoesNotMatch",
+        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+      );
+    }
+    if (verdict === "expired") {
+      return xmlError(403, "AccessDenied", "Request has expired");
+    }
+    const file = dataset.filesByStoragePath.get(url.pathname);
+    if (!file) {
+      return xmlError(404, "NoSuchKey", "The specified key does not exist.");
+    }
+    const { response, sent } = contentReply(
+      request,
+      file.bytes,
+      file.contentType,
+      faults,
+    );
+    counters.storeBytes += sent;
+    return response;
+  };
+}

@@ -1,0 +1,412 @@
+/**
+ * `RepoFs`: one dataset of a repository as a read-only, path-addressed file
+ * tree. It wires the listing, the routing table, the download URL cache and
+ * the content reader together.
+ *
+ * @module
+ */
+
+import { ContentReader } from "./content.ts";
+import { DownloadUrls, type UrlResolver } from "./download_urls.ts";
+import { IsADirectoryError, NotFoundError } from "./errors.ts";
+import { compileGlob } from "./glob.ts";
+import { normalizePath } from "./paths.ts";
+import { RepoApi, repositoryBase } from "./repo_api.ts";
+import { RetryPolicy } from "./retry.ts";
+import { type RejectedEntry, RoutingTable } from "./routing_table.ts";
+import {
+  checkSerialized,
+  type SerializedOptions,
+  type SerializedRepoFs,
+} from "./serialize.ts";
+import type { FileInfo, Logger, RepoFsOptions } from "./types.ts";
+
+const PID_SHAPE = /^doi:[^/\s]+\/\S+$/;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Tables shared by instances created with the same storage options. */
+const sharedTables = new Map<string, Promise<RoutingTable>>();
+
+/**
+ * Options of a byte-range read.
+ *
+ * @example
+ * ```ts
+ * import type { ReadOptions } from "./repo_fs.ts";
+ * const lastKiB: ReadOptions = { start: -1024 };
+ * ```
+ */
+export interface ReadOptions {
+  /** First byte (negative: from the end). Default 0. */
+  start?: number | null;
+  /** Byte after the last (exclusive; negative: from the end). Default: end of file. */
+  end?: number | null;
+  /** Aborts the read. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of `find`.
+ *
+ * @example
+ * ```ts
+ * import type { FindOptions } from "./repo_fs.ts";
+ * const oneLevel: FindOptions = { maxdepth: 1, withdirs: true };
+ * ```
+ */
+export interface FindOptions {
+  /** Levels below the path to descend (integer >= 1); unlimited when absent. */
+  maxdepth?: number | null;
+  /** Include directories (and a directory path itself). */
+  withdirs?: boolean;
+}
+
+/**
+ * An open file: random access and streaming without holding it in memory.
+ *
+ * @example
+ * ```ts ignore
+ * const file = await fs.open("big/archive.bin");
+ * const header = await file.read(0, 512);
+ * for await (const chunk of file.stream()) console.log(chunk.byteLength);
+ * ```
+ */
+export interface RepoFile {
+  /** Path from the dataset root. */
+  readonly path: string;
+  /** Listed size, `null` when the listing gave none. */
+  readonly size: number | null;
+  /** Bytes `start` to `end` (exclusive; negatives from the end). */
+  read(start?: number, end?: number): Promise<Uint8Array>;
+  /** The whole file as a stream, one network chunk in memory at a time. */
+  stream(): ReadableStream<Uint8Array>;
+}
+
+/**
+ * What a rebuilt instance takes that cannot be serialised.
+ *
+ * @example
+ * ```ts
+ * import type { RestoreOptions } from "./repo_fs.ts";
+ * const restore: RestoreOptions = { logger: console };
+ * ```
+ */
+export interface RestoreOptions {
+  /** Where log lines go. */
+  logger?: Logger;
+  /** Transport. */
+  fetch?: typeof fetch;
+  /**
+   * Where content URLs come from instead of this instance's own HEADs: a
+   * pool's workers share the main thread's cache and HEAD budget this way.
+   */
+  urlResolver?: UrlResolver;
+}
+
+/**
+ * One dataset as a read-only file tree.
+ *
+ * @example
+ * ```ts ignore
+ * import { RepoFs } from "./repo_fs.ts";
+ * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * console.log(await fs.ls("climate.zarr"));
+ * const bytes = await fs.catFile("climate.zarr/.zgroup");
+ * ```
+ */
+export class RepoFs {
+  /** The `host` option as given. */
+  readonly host: string;
+  /** The dataset's persistent id. */
+  readonly pid: string;
+  /** The dataset version read. */
+  readonly version: string;
+  /** Most simultaneous HEADs to the repository. */
+  readonly headConcurrency: number;
+  readonly #options: SerializedOptions;
+  readonly #api: RepoApi;
+  readonly #urls: DownloadUrls;
+  readonly #content: ContentReader;
+  readonly #logger?: Logger;
+  #table?: Promise<RoutingTable>;
+  #builtTable?: RoutingTable;
+
+  /**
+   * Checks the storage options; nothing is fetched until the first call.
+   * @param options the storage options; see {@linkcode RepoFsOptions}
+   * @param restore what a rebuilt instance takes besides its options
+   */
+  constructor(options: RepoFsOptions, restore: RestoreOptions = {}) {
+    const {
+      host,
+      pid,
+      headConcurrency = 3,
+      getConcurrency,
+      token,
+      version = ":latest",
+      timeoutMs = DEFAULT_TIMEOUT_MS,
+    } = options ?? {};
+    if (typeof pid !== "string" || !PID_SHAPE.test(pid)) {
+      throw new TypeError(
+        `pid must look like doi:<authority>/<identifier>, got ${
+          JSON.stringify(pid)
+        }`,
+      );
+    }
+    positiveInteger("headConcurrency", headConcurrency);
+    if (getConcurrency !== undefined) {
+      positiveInteger("getConcurrency", getConcurrency);
+    }
+    if (typeof version !== "string" || version === "") {
+      throw new TypeError(`version must be a non-empty string`);
+    }
+    if (!(timeoutMs > 0)) {
+      throw new TypeError(`timeoutMs must be a number > 0, got ${timeoutMs}`);
+    }
+    if (token !== undefined && (typeof token !== "string" || token === "")) {
+      throw new TypeError("token must be a non-empty string when given");
+    }
+    const retry = new RetryPolicy(options.retry);
+    const base = repositoryBase(host, token);
+    this.host = host;
+    this.pid = pid;
+    this.version = version;
+    this.headConcurrency = headConcurrency;
+    this.#options = {
+      host,
+      pid,
+      version,
+      headConcurrency,
+      getConcurrency,
+      token,
+      timeoutMs,
+      retry: retry.toJSON(),
+    };
+    this.#logger = restore.logger ?? options.logger;
+    const transport = {
+      fetch: restore.fetch ?? options.fetch ?? globalThis.fetch,
+      timeoutMs,
+    };
+    this.#api = new RepoApi(base, token, transport, retry);
+    this.#urls = new DownloadUrls(this.#api, headConcurrency, this.#logger);
+    this.#content = new ContentReader(restore.urlResolver ?? this.#urls, {
+      transport,
+      retry,
+      token,
+      getConcurrency,
+    });
+  }
+
+  /**
+   * A working instance from {@linkcode RepoFs.serialize}'s output: no new
+   * listing request when the listing was included, no HEAD for cached URLs.
+   *
+   * @example
+   * ```ts ignore
+   * const copy = RepoFs.fromSerialized(structuredClone(fs.serialize()));
+   * ```
+   */
+  static fromSerialized(
+    serialized: SerializedRepoFs,
+    restore: RestoreOptions = {},
+  ): RepoFs {
+    checkSerialized(serialized);
+    const fs = new RepoFs(serialized.options, restore);
+    fs.#urls.load(serialized.urls);
+    if (serialized.listing) {
+      fs.#builtTable = RoutingTable.fromCompact(serialized.listing);
+      fs.#table = Promise.resolve(fs.#builtTable);
+    }
+    return fs;
+  }
+
+  /**
+   * The plain-object form (structured-clone and JSON safe): options with the
+   * token, the URL cache, and the listing once built.
+   */
+  serialize(): SerializedRepoFs {
+    return {
+      format: "repo-fs/1",
+      options: { ...this.#options },
+      urls: this.#urls.entries(),
+      listing: this.#builtTable?.toCompact(),
+    };
+  }
+
+  /** Direct children of a directory, sorted by name; `[info]` for a file. */
+  async ls(path = ""): Promise<FileInfo[]> {
+    const { key, entry, table } = await this.#lookup(path);
+    return entry.type === "file"
+      ? [{ ...entry }]
+      : table.children(key).map((child) => ({ ...child }));
+  }
+
+  /** The entry of a path; `info("")` is the root. */
+  async info(path: string): Promise<FileInfo> {
+    return { ...(await this.#lookup(path)).entry };
+  }
+
+  /** Whether the path is in the dataset. */
+  async exists(path: string): Promise<boolean> {
+    const key = normalizePath(path);
+    return (await this.#routingTable()).get(key) !== undefined;
+  }
+
+  /** Paths below `path`, sorted, per the seed's find rules. */
+  async find(path = "", options: FindOptions = {}): Promise<string[]> {
+    const key = normalizePath(path);
+    const maxdepth = options.maxdepth ?? undefined;
+    if (maxdepth !== undefined) positiveInteger("maxdepth", maxdepth);
+    const table = await this.#routingTable();
+    return table.find(key, { maxdepth, withdirs: options.withdirs ?? false });
+  }
+
+  /** Paths matching a glob pattern, sorted, with fsspec's rules. */
+  async glob(pattern: string): Promise<string[]> {
+    const glob = compileGlob(pattern);
+    const table = await this.#routingTable();
+    if (glob.literal) {
+      return table.get(glob.prefix) === undefined ? [] : [glob.prefix];
+    }
+    return table.find(glob.prefix, { maxdepth: glob.depth, withdirs: true })
+      .filter((key) => glob.matches(key, table.get(key)!.type === "directory"));
+  }
+
+  /**
+   * The bytes of a file, or of `start`..`end` (end exclusive, negatives
+   * from the end). A full read returns every byte the server sends.
+   */
+  async catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    const id = await this.#fileId(path);
+    return await this.#content.read(
+      id,
+      options.start,
+      options.end,
+      options.signal,
+    );
+  }
+
+  /** An open file for random access and streaming. */
+  async open(path: string): Promise<RepoFile> {
+    const { key, entry } = await this.#lookup(path);
+    if (entry.type === "directory") throw new IsADirectoryError(key);
+    const id = entry.id!;
+    const content = this.#content;
+    return {
+      path: key,
+      size: entry.size,
+      read: (start?: number, end?: number) => content.read(id, start, end),
+      stream: () => content.stream(id),
+    };
+  }
+
+  /** The cached content URL of a file id (one HEAD per id per instance). */
+  async resolveDownloadUrl(fileId: number): Promise<string> {
+    if (!Number.isSafeInteger(fileId)) {
+      throw new TypeError(`fileId must be an integer, got ${fileId}`);
+    }
+    return (await this.#urls.resolve(fileId)).url;
+  }
+
+  /**
+   * Listing entries left out of the tree (names with `..`, clashes), with
+   * the reason; the tree itself stays usable.
+   */
+  async rejectedEntries(): Promise<RejectedEntry[]> {
+    return [...(await this.#routingTable()).rejected];
+  }
+
+  /** Drops the routing table, here and for instances sharing it. */
+  refresh(): void {
+    sharedTables.delete(this.#tableKey());
+    this.#table = undefined;
+    this.#builtTable = undefined;
+  }
+
+  /** Resolves `path`, failing with {@linkcode NotFoundError}. */
+  async #lookup(path: string) {
+    const key = normalizePath(path);
+    const table = await this.#routingTable();
+    const entry = table.get(key);
+    if (entry === undefined) throw new NotFoundError(key);
+    return { key, entry, table };
+  }
+
+  async #fileId(path: string): Promise<number> {
+    const { key, entry } = await this.#lookup(path);
+    if (entry.type === "directory") throw new IsADirectoryError(key);
+    return entry.id!;
+  }
+
+  #routingTable(): Promise<RoutingTable> {
+    if (this.#table) return this.#table;
+    const tableKey = this.#tableKey();
+    let shared = sharedTables.get(tableKey);
+    if (shared === undefined) {
+      shared = this.#buildTable();
+      sharedTables.set(tableKey, shared);
+      shared.catch(() => {
+        if (sharedTables.get(tableKey) === shared) {
+          sharedTables.delete(tableKey);
+        }
+      });
+    }
+    const mine = shared.then((table) => (this.#builtTable = table));
+    mine.catch(() => {
+      if (this.#table === mine) this.#table = undefined;
+    });
+    this.#table = mine;
+    return mine;
+  }
+
+  async #buildTable(): Promise<RoutingTable> {
+    const files = await this.#api.listFiles(this.pid, this.version);
+    const table = RoutingTable.build(files, this.#logger);
+    this.#logger?.info(
+      `Routing table of ${this.pid} built: ${table.fileCount} files, ${table.directoryCount} directories`,
+    );
+    return table;
+  }
+
+  #tableKey(): string {
+    const { token = "", version } = this.#options;
+    return JSON.stringify([this.#api.base, this.pid, version, token]);
+  }
+}
+
+/**
+ * The items of a collection (endpoint 1), as the repository sends them.
+ *
+ * @example
+ * ```ts ignore
+ * import { listCollection } from "./repo_fs.ts";
+ * const items = await listCollection({ host: "repo.example.org", alias: "climate" });
+ * console.log(items.length);
+ * ```
+ */
+export async function listCollection(options: {
+  host: string;
+  alias: string;
+  token?: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<unknown[]> {
+  const { host, alias, token, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
+  if (typeof alias !== "string" || alias === "") {
+    throw new TypeError(`alias must be a non-empty string`);
+  }
+  const api = new RepoApi(
+    repositoryBase(host, token),
+    token,
+    { fetch: options.fetch ?? globalThis.fetch, timeoutMs },
+    new RetryPolicy(),
+  );
+  return await api.listCollection(alias, options.signal);
+}
+
+function positiveInteger(name: string, value: unknown): void {
+  if (!Number.isInteger(value) || (value as number) < 1) {
+    throw new TypeError(`${name} must be an integer >= 1, got ${value}`);
+  }
+}

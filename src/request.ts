@@ -1,0 +1,128 @@
+/**
+ * One HTTP exchange with a deadline: redirects are never followed, the
+ * caller's `AbortSignal` is honoured, and transport failures become
+ * {@linkcode TransientError}s for the retry policy.
+ *
+ * @module
+ */
+
+import { RepoConnectionError } from "./errors.ts";
+import { TransientError } from "./retry.ts";
+
+/**
+ * What every request needs: the transport and how long it may take.
+ *
+ * @example
+ * ```ts
+ * import type { Transport } from "./request.ts";
+ * const transport: Transport = { fetch: globalThis.fetch, timeoutMs: 60_000 };
+ * ```
+ */
+export interface Transport {
+  /** The `fetch` to call. */
+  fetch: typeof fetch;
+  /** Longest a request may go without progress, in milliseconds. */
+  timeoutMs: number;
+}
+
+/**
+ * An abort signal that fires when the caller aborts or when no progress was
+ * made for `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * import { Deadline } from "./request.ts";
+ * const deadline = new Deadline(1000);
+ * deadline.rearm(); // progress: one more second
+ * deadline.dispose();
+ * ```
+ */
+export class Deadline {
+  readonly #controller = new AbortController();
+  readonly #onOuterAbort = () => this.#controller.abort(this.outer!.reason);
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timedOut = false;
+
+  /**
+   * @param timeoutMs longest stretch without progress
+   * @param outer the caller's signal
+   */
+  constructor(readonly timeoutMs: number, readonly outer?: AbortSignal) {
+    outer?.throwIfAborted();
+    outer?.addEventListener("abort", this.#onOuterAbort, { once: true });
+    this.rearm();
+  }
+
+  /** Aborts when the caller aborts or time runs out. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Restarts the clock after progress. */
+  rearm(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      this.#controller.abort();
+    }, this.timeoutMs);
+  }
+
+  /** Stops the clock and detaches from the caller's signal. */
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.outer?.removeEventListener("abort", this.#onOuterAbort);
+  }
+
+  /**
+   * What a failure during the exchange means: the caller's abort reason, a
+   * retryable timeout or connection failure, or the error itself.
+   */
+  explain(error: unknown, url: string): unknown {
+    if (this.outer?.aborted) return this.outer.reason;
+    if (this.#timedOut) {
+      const reason = `no answer within ${this.timeoutMs} ms`;
+      return new TransientError(new RepoConnectionError(url, reason));
+    }
+    if (error instanceof TypeError) {
+      return new TransientError(new RepoConnectionError(url, error.message));
+    }
+    return error;
+  }
+}
+
+/**
+ * Sends one request (redirects not followed) and hands the response to
+ * `consume` while the deadline runs; an unread body is cancelled after.
+ *
+ * @example
+ * ```ts ignore
+ * import { exchange } from "./request.ts";
+ * const transport = { fetch: globalThis.fetch, timeoutMs: 10_000 };
+ * const status = await exchange(transport, "https://repo.example.org/api/info/version", {}, undefined, (r) => Promise.resolve(r.status));
+ * ```
+ */
+export async function exchange<T>(
+  transport: Transport,
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal | undefined,
+  consume: (response: Response, deadline: Deadline) => Promise<T>,
+): Promise<T> {
+  const deadline = new Deadline(transport.timeoutMs, signal);
+  let response: Response | undefined;
+  try {
+    response = await transport.fetch(url, {
+      ...init,
+      redirect: "manual",
+      signal: deadline.signal,
+    });
+    return await consume(response, deadline);
+  } catch (error) {
+    throw deadline.explain(error, url);
+  } finally {
+    deadline.dispose();
+    if (response?.body && !response.bodyUsed && !response.body.locked) {
+      await response.body.cancel().catch(() => {});
+    }
+  }
+}

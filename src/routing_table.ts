@@ -1,0 +1,279 @@
+/**
+ * The routing table: the dataset's flat file list rebuilt as a tree. One
+ * `Map` from key to {@linkcode FileInfo}, every ancestor of a file present as
+ * a (synthetic) directory, the root as `""`, and a children index so that
+ * listing a directory costs O(children), not O(table).
+ *
+ * @module
+ */
+
+import { normalizePath, parentKey } from "./paths.ts";
+import type { FileInfo, Logger } from "./types.ts";
+
+/**
+ * A file as the listing gives it, before it becomes a table entry.
+ *
+ * @example
+ * ```ts
+ * import type { ListedFile } from "./routing_table.ts";
+ * const file: ListedFile = { path: "climate.zarr/.zgroup", id: 7, size: 24 };
+ * ```
+ */
+export interface ListedFile {
+  /** `<directoryLabel>/<filename>` as listed, not yet normalised. */
+  path: string;
+  /** Repository file id. */
+  id: number;
+  /** Listed size; `null` when the listing gave none. */
+  size: number | null;
+  /** Listed media type. */
+  contentType?: string;
+  /** Listed MD5. */
+  md5?: string;
+}
+
+/**
+ * A listing entry left out of the table, and why.
+ *
+ * @example
+ * ```ts
+ * import type { RejectedEntry } from "./routing_table.ts";
+ * const r: RejectedEntry = { path: "../etc/passwd", id: 9, reason: 'contains a ".." segment' };
+ * ```
+ */
+export interface RejectedEntry {
+  /** The path as listed. */
+  path: string;
+  /** Repository file id. */
+  id: number;
+  /** Why it was left out. */
+  reason: string;
+}
+
+/**
+ * The compact, structured-clone and JSON safe form of a table's files.
+ *
+ * @example
+ * ```ts
+ * import type { CompactListing } from "./routing_table.ts";
+ * const c: CompactListing = { paths: ["a/b"], ids: [1], sizes: [3], contentTypes: ["text/plain"], contentTypeIndex: [0], md5s: [null] };
+ * ```
+ */
+export interface CompactListing {
+  /** Table keys of the files. */
+  paths: string[];
+  /** File ids, parallel to `paths`. */
+  ids: number[];
+  /** Listed sizes, parallel to `paths`. */
+  sizes: (number | null)[];
+  /** Distinct media types. */
+  contentTypes: string[];
+  /** Index into `contentTypes` per file, `-1` for none. */
+  contentTypeIndex: number[];
+  /** Listed MD5 per file, `null` for none. */
+  md5s: (string | null)[];
+}
+
+/**
+ * The dataset as a tree. Build it once per listing with
+ * {@linkcode RoutingTable.build}; it is read-only afterwards.
+ *
+ * @example
+ * ```ts
+ * import { RoutingTable } from "./routing_table.ts";
+ * const table = RoutingTable.build([{ path: "a/b.c/d", id: 1, size: 3 }]);
+ * table.children("a").map((i) => i.name); // ["a/b.c"]
+ * ```
+ */
+export class RoutingTable {
+  readonly #entries = new Map<string, FileInfo>();
+  readonly #children = new Map<string, string[]>();
+  readonly #unsorted = new Set<string>();
+  /** Listing entries that could not become table entries. */
+  readonly rejected: RejectedEntry[] = [];
+  #fileCount = 0;
+
+  private constructor() {
+    this.#entries.set("", directoryInfo(""));
+    this.#children.set("", []);
+  }
+
+  /**
+   * Builds the table in one pass. Duplicate paths keep the first file; a file
+   * whose path another file needs as a directory gives way to the directory.
+   * Both are reported through `logger.warn`, as are paths that cannot be keys
+   * (a `.` or `..` segment, a NUL, an empty name).
+   */
+  static build(files: Iterable<ListedFile>, logger?: Logger): RoutingTable {
+    const table = new RoutingTable();
+    const contentTypes = new Map<string, string>();
+    for (const file of files) {
+      let key: string;
+      try {
+        key = normalizePath(file.path);
+        if (key === "") throw new TypeError("the file has no name");
+      } catch (error) {
+        table.#reject(file.path, file.id, (error as Error).message, logger);
+        continue;
+      }
+      const info: FileInfo = { name: key, type: "file", size: file.size };
+      info.id = file.id;
+      if (file.contentType !== undefined) {
+        let shared = contentTypes.get(file.contentType);
+        if (shared === undefined) {
+          shared = file.contentType;
+          contentTypes.set(shared, shared);
+        }
+        info.contentType = shared;
+      }
+      if (file.md5 !== undefined) info.md5 = file.md5;
+      table.#addFile(info, logger);
+    }
+    return table;
+  }
+
+  /** Rebuilds a table from {@linkcode RoutingTable.toCompact}'s output. */
+  static fromCompact(compact: CompactListing, logger?: Logger): RoutingTable {
+    return RoutingTable.build(compactFiles(compact), logger);
+  }
+
+  /** Number of file entries. */
+  get fileCount(): number {
+    return this.#fileCount;
+  }
+
+  /** Number of directory entries, the root included. */
+  get directoryCount(): number {
+    return this.#entries.size - this.#fileCount;
+  }
+
+  /** The entry at a normalised key, if any. */
+  get(key: string): FileInfo | undefined {
+    return this.#entries.get(key);
+  }
+
+  /** Direct children of a directory key, sorted by name; `[]` if none. */
+  children(key: string): FileInfo[] {
+    const keys = this.#children.get(key);
+    if (keys === undefined) return [];
+    if (this.#unsorted.delete(key)) keys.sort(compareKeys);
+    return keys.map((k) => this.#entries.get(k)!);
+  }
+
+  /**
+   * Keys below `key` per the seed's find rules: the root is never returned,
+   * `maxdepth` counts levels below `key`, directories only with `withdirs`
+   * (then a directory `key` itself too). A file `key` gives `[key]`. Sorted.
+   */
+  find(
+    key: string,
+    options: { maxdepth?: number; withdirs?: boolean } = {},
+  ): string[] {
+    const { maxdepth, withdirs = false } = options;
+    const start = this.#entries.get(key);
+    if (start === undefined) return [];
+    if (start.type === "file") return [key];
+    const found: string[] = withdirs && key !== "" ? [key] : [];
+    const walk = (dir: string, depth: number) => {
+      for (const child of this.#children.get(dir)!) {
+        const isDir = this.#entries.get(child)!.type === "directory";
+        if (!isDir || withdirs) found.push(child);
+        if (isDir && (maxdepth === undefined || depth < maxdepth)) {
+          walk(child, depth + 1);
+        }
+      }
+    };
+    walk(key, 1);
+    return found.sort(compareKeys);
+  }
+
+  /** The table's files in compact form, for transfer. */
+  toCompact(): CompactListing {
+    const compact: CompactListing = {
+      paths: [],
+      ids: [],
+      sizes: [],
+      contentTypes: [],
+      contentTypeIndex: [],
+      md5s: [],
+    };
+    const typeIndex = new Map<string, number>();
+    for (const info of this.#entries.values()) {
+      if (info.type !== "file") continue;
+      compact.paths.push(info.name);
+      compact.ids.push(info.id!);
+      compact.sizes.push(info.size);
+      compact.md5s.push(info.md5 ?? null);
+      let index = -1;
+      if (info.contentType !== undefined) {
+        index = typeIndex.get(info.contentType) ?? compact.contentTypes.length;
+        if (index === compact.contentTypes.length) {
+          typeIndex.set(info.contentType, index);
+          compact.contentTypes.push(info.contentType);
+        }
+      }
+      compact.contentTypeIndex.push(index);
+    }
+    return compact;
+  }
+
+  #reject(path: string, id: number, reason: string, logger?: Logger): void {
+    this.rejected.push({ path, id, reason });
+    logger?.warn(`Listing entry ${id} ("${path}") left out: ${reason}`);
+  }
+
+  #addFile(info: FileInfo, logger?: Logger): void {
+    const existing = this.#entries.get(info.name);
+    if (existing !== undefined) {
+      const kept = existing.type === "directory"
+        ? "a directory of that path"
+        : `file ${existing.id}`;
+      this.#reject(info.name, info.id!, `${kept} is already there`, logger);
+      return;
+    }
+    this.#entries.set(info.name, info);
+    this.#fileCount++;
+    let child = info.name;
+    for (;;) {
+      const parent = parentKey(child);
+      const holder = this.#entries.get(parent);
+      if (holder?.type === "directory") {
+        this.#children.get(parent)!.push(child);
+        this.#unsorted.add(parent);
+        return;
+      }
+      if (holder !== undefined) {
+        const reason = "files are listed below it, so it is a directory";
+        this.#reject(parent, holder.id!, reason, logger);
+        this.#fileCount--;
+      }
+      this.#entries.set(parent, directoryInfo(parent));
+      this.#children.set(parent, [child]);
+      if (holder !== undefined) return;
+      child = parent;
+    }
+  }
+}
+
+function directoryInfo(name: string): FileInfo {
+  return { name, type: "directory", size: 0 };
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function* compactFiles(compact: CompactListing): Iterable<ListedFile> {
+  for (let i = 0; i < compact.paths.length; i++) {
+    const file: ListedFile = {
+      path: compact.paths[i],
+      id: compact.ids[i],
+      size: compact.sizes[i],
+    };
+    const typeIndex = compact.contentTypeIndex[i];
+    if (typeIndex >= 0) file.contentType = compact.contentTypes[typeIndex];
+    const md5 = compact.md5s[i];
+    if (md5 !== null) file.md5 = md5;
+    yield file;
+  }
+}

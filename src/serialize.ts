@@ -1,0 +1,101 @@
+/**
+ * The plain-object form of a `RepoFs`, for `structuredClone`, `postMessage`
+ * and `JSON.stringify`: options (token included), the URL cache, and the
+ * listing once built. Connections, semaphores and pending promises are not
+ * part of it.
+ *
+ * @module
+ */
+
+import type { CachedUrl } from "./download_urls.ts";
+import type { CompactListing } from "./routing_table.ts";
+import type { RetryOptions } from "./types.ts";
+
+/**
+ * The storage options in plain form.
+ *
+ * @example
+ * ```ts
+ * import type { SerializedOptions } from "./serialize.ts";
+ * const o: SerializedOptions = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC", version: ":latest", headConcurrency: 3, timeoutMs: 60000, retry: {} };
+ * ```
+ */
+export interface SerializedOptions {
+  /** `host` as given. */
+  host: string;
+  /** Persistent id. */
+  pid: string;
+  /** Dataset version. */
+  version: string;
+  /** HEAD limit. */
+  headConcurrency: number;
+  /** GET limit, if any. */
+  getConcurrency?: number;
+  /** API token, if any. Treat the serialised form as a secret. */
+  token?: string;
+  /** Request timeout. */
+  timeoutMs: number;
+  /** Retry policy. */
+  retry: RetryOptions;
+}
+
+/**
+ * A `RepoFs` in plain form; see `RepoFs.serialize()`.
+ *
+ * @example
+ * ```ts ignore
+ * const plain: SerializedRepoFs = fs.serialize();
+ * const copy = RepoFs.fromSerialized(JSON.parse(JSON.stringify(plain)));
+ * ```
+ */
+export interface SerializedRepoFs {
+  /** Format tag. */
+  format: "repo-fs/1";
+  /** Storage options. */
+  options: SerializedOptions;
+  /** Resolved content URLs: `[fileId, url, direct]`. */
+  urls: CachedUrl[];
+  /** The listing, once built. */
+  listing?: CompactListing;
+}
+
+/**
+ * Checks that a value is a serialised `RepoFs` of a format this version
+ * reads; a `TypeError` says what is off.
+ *
+ * @example
+ * ```ts
+ * import { checkSerialized } from "./serialize.ts";
+ * try {
+ *   checkSerialized({ format: "other" });
+ * } catch (e) {
+ *   console.log((e as Error).message);
+ * }
+ * ```
+ */
+export function checkSerialized(
+  value: unknown,
+): asserts value is SerializedRepoFs {
+  const s = value as Partial<SerializedRepoFs> | null;
+  if (s?.format !== "repo-fs/1") {
+    throw new TypeError(
+      `Not a serialised RepoFs (format ${JSON.stringify(s?.format)})`,
+    );
+  }
+  if (typeof s.options !== "object" || !Array.isArray(s.urls)) {
+    throw new TypeError("A serialised RepoFs needs options and urls");
+  }
+  const listing = s.listing;
+  if (listing !== undefined && listing !== null) {
+    const n = listing.paths?.length;
+    const columns = [
+      listing.ids,
+      listing.sizes,
+      listing.contentTypeIndex,
+      listing.md5s,
+    ];
+    if (!Array.isArray(listing.paths) || columns.some((c) => c?.length !== n)) {
+      throw new TypeError("A serialised RepoFs has a malformed listing");
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Shapes shared by the modules of repo-fs.
+ *
+ * @module
+ */
+
+/**
+ * One entry of the routing table, as `ls` and `info` return it.
+ *
+ * @example
+ * ```ts
+ * import type { FileInfo } from "./types.ts";
+ * const info: FileInfo = { name: "climate.zarr/.zgroup", type: "file", size: 24, id: 7 };
+ * ```
+ */
+export interface FileInfo {
+  /** Full path from the dataset root; `""` for the root. */
+  name: string;
+  /** Whether the path is a file or a (possibly synthetic) directory. */
+  type: "file" | "directory";
+  /** Bytes; `0` for directories, `null` for a file the listing gave no size. */
+  size: number | null;
+  /** The repository's file id (files only). */
+  id?: number;
+  /** Media type from the listing (files only). */
+  contentType?: string;
+  /** MD5 from the listing, when it had one (files only). */
+  md5?: string;
+}
+
+/**
+ * Where log lines go. `console` fits, and so does an `@std/log` Logger.
+ *
+ * @example
+ * ```ts
+ * import type { Logger } from "./types.ts";
+ * const logger: Logger = console;
+ * ```
+ */
+export interface Logger {
+  /** Per-request detail such as HEAD timings. */
+  debug(msg: string): void;
+  /** Milestones such as the routing table being built. */
+  info(msg: string): void;
+  /** Something odd in the data that was worked around. */
+  warn(msg: string): void;
+}
+
+/**
+ * How failed requests are retried: 429, 502, 503, 504, dropped connections
+ * and truncated bodies, with exponential backoff and full jitter.
+ *
+ * @example
+ * ```ts
+ * import type { RetryOptions } from "./types.ts";
+ * const quick: RetryOptions = { retries: 2, baseDelayMs: 10, maxDelayMs: 100 };
+ * ```
+ */
+export interface RetryOptions {
+  /** Attempts after the first one. Default 5. */
+  retries?: number;
+  /** First backoff step in milliseconds. Default 250. */
+  baseDelayMs?: number;
+  /** Longest wait between attempts, `Retry-After` included. Default 30000. */
+  maxDelayMs?: number;
+}
+
+/**
+ * Options of `new RepoFs(options)`: the storage options of the dataset.
+ *
+ * @example
+ * ```ts
+ * import type { RepoFsOptions } from "./types.ts";
+ * const options: RepoFsOptions = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" };
+ * ```
+ */
+export interface RepoFsOptions {
+  /** `repo.example.org` (https) or a base with a scheme, `http://127.0.0.1:8080`. */
+  host: string;
+  /** The dataset's persistent id, `doi:<authority>/<identifier>`. */
+  pid: string;
+  /** Most simultaneous HEAD requests to the repository. Default 3. */
+  headConcurrency?: number;
+  /** Most simultaneous content GETs. Default unlimited. */
+  getConcurrency?: number;
+  /** API token, sent as `X-Repo-key` to the repository only. */
+  token?: string;
+  /** Dataset version: `:latest` (default), `:latest-published`, `:draft` or a number like `1.0`. */
+  version?: string;
+  /** Where log lines go; silent when absent. */
+  logger?: Logger;
+  /** Transport; `globalThis.fetch` when absent. */
+  fetch?: typeof fetch;
+  /** Timeout of one request in milliseconds, body included. Default 60000. */
+  timeoutMs?: number;
+  /** Retry policy for transient failures. */
+  retry?: RetryOptions;
+}

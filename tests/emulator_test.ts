@@ -1,0 +1,627 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { type Emulator, startEmulator } from "../emulator.ts";
+
+const DATASET_KEYS = [
+  "id",
+  "identifier",
+  "persistentUrl",
+  "protocol",
+  "authority",
+  "separator",
+  "publisher",
+  "storageIdentifier",
+  "datasetType",
+  "type",
+];
+
+const VERSION_KEYS = [
+  "id",
+  "datasetId",
+  "datasetPersistentId",
+  "datasetType",
+  "storageIdentifier",
+  "internalVersionNumber",
+  "versionState",
+  "latestVersionPublishingState",
+  "deaccessionLink",
+  "lastUpdateTime",
+  "createTime",
+  "license",
+  "fileAccessRequest",
+  "metadataBlocks",
+  "files",
+];
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+function datasetUrl(emu: Emulator, pid = emu.pid): string {
+  return `${emu.host}/api/datasets/:persistentId/?persistentId=${
+    encodeURIComponent(pid)
+  }`;
+}
+
+function accessUrl(emu: Emulator, path: string): string {
+  return `${emu.host}/api/access/datafile/${emu.fileId(path)}`;
+}
+
+async function getJson(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
+  const response = await fetch(url, { headers, redirect: "manual" });
+  return { status: response.status, body: await response.json() };
+}
+
+async function files(emu: Emulator): Promise<Json[]> {
+  const { body } = await getJson(datasetUrl(emu));
+  return body.data.latestVersion.files;
+}
+
+async function resolve(emu: Emulator, path: string): Promise<string> {
+  const response = await fetch(accessUrl(emu, path), {
+    method: "HEAD",
+    redirect: "manual",
+  });
+  await response.body?.cancel();
+  assert.equal(response.status, 303);
+  const location = response.headers.get("location");
+  assert.ok(location);
+  return location;
+}
+
+async function get(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ response: Response; text: string }> {
+  const response = await fetch(url, { redirect: "manual", ...init });
+  return { response, text: await response.text() };
+}
+
+function md5(text: string): string {
+  return createHash("md5").update(text).digest("hex");
+}
+
+Deno.test("the dataset listing has the repository's shape", async () => {
+  await using emu = await startEmulator({
+    files: {
+      "top.txt": "top",
+      "climate.zarr/temp/0.0": new Uint8Array([1, 2, 3]),
+      "table.tab": {
+        content: "a\tb\n1\t2\n",
+        listedSize: 4,
+        contentType: "text/tab-separated-values",
+      },
+      "nosize.bin": { content: "xyz", listedSize: null, md5: null },
+    },
+    entries: [{ directoryLabel: "", filename: "empty-label.txt", file: "e" }],
+  });
+  const { status, body } = await getJson(datasetUrl(emu));
+  assert.equal(status, 200);
+  assert.equal(body.status, "OK");
+  const { latestVersion, ...item } = body.data;
+  assert.deepEqual(Object.keys(item), DATASET_KEYS);
+  assert.equal(item.identifier, "FK2/EMULATED");
+  assert.equal(item.authority, "10.5072");
+  assert.equal(item.protocol, "doi");
+  for (const key of VERSION_KEYS) assert.ok(key in latestVersion, key);
+  assert.equal(latestVersion.versionState, "DRAFT");
+  assert.equal(latestVersion.latestVersionPublishingState, "DRAFT");
+  assert.equal(latestVersion.datasetPersistentId, emu.pid);
+  assert.match(latestVersion.lastUpdateTime, /^\d{4}-\d\d-\d\dT[\d:]{8}Z$/);
+  const fields = latestVersion.metadataBlocks.citation.fields;
+  assert.deepEqual(
+    fields.map((f: Json) => f.typeName),
+    ["title", "author", "datasetContact"],
+  );
+  assert.ok("authorName" in fields[1].value[0]);
+  assert.ok("datasetContactName" in fields[2].value[0]);
+
+  const [top, chunk, table, nosize, empty] = latestVersion.files;
+  assert.equal(latestVersion.files.length, 5);
+  assert.ok(!("directoryLabel" in top));
+  assert.equal(top.dataFile.filename, "top.txt");
+  assert.equal(top.dataFile.filesize, 3);
+  assert.equal(top.dataFile.md5, md5("top"));
+  assert.deepEqual(top.dataFile.checksum, { type: "MD5", value: md5("top") });
+  assert.equal(top.dataFile.contentType, "application/octet-stream");
+  assert.equal(top.restricted, false);
+  assert.equal(top.dataFile.id, emu.fileId("top.txt"));
+  assert.match(top.dataFile.storageIdentifier, /^s3:\/\/[\w-]+:[0-9a-f-]+$/);
+  assert.equal(chunk.directoryLabel, "climate.zarr/temp");
+  assert.equal(chunk.dataFile.filename, "0.0");
+  assert.equal(table.dataFile.filesize, 4);
+  assert.equal(table.dataFile.contentType, "text/tab-separated-values");
+  assert.ok(!("filesize" in nosize.dataFile));
+  assert.ok(!("md5" in nosize.dataFile));
+  assert.ok(!("checksum" in nosize.dataFile));
+  assert.equal(empty.directoryLabel, "");
+  assert.equal(empty.dataFile.id, emu.fileId("empty-label.txt"));
+  const ids = latestVersion.files.map((f: Json) => f.dataFile.id);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.equal(emu.counters.listingCalls, 1);
+});
+
+Deno.test("unknown pids, paths, ids and versions answer 404 envelopes", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "a" } });
+  const other = await getJson(datasetUrl(emu, "doi:10.5072/FK2/OTHER"));
+  assert.equal(other.status, 404);
+  assert.deepEqual(other.body, {
+    status: "ERROR",
+    message: "Dataset with Persistent ID doi:10.5072/FK2/OTHER not found.",
+  });
+  const file = await getJson(`${emu.host}/api/access/datafile/999999`);
+  assert.equal(file.status, 404);
+  assert.equal(file.body.message, "File not found for given id.");
+  const path = await getJson(`${emu.host}/api/nothing/here`);
+  assert.equal(path.status, 404);
+  assert.equal(path.body.status, "ERROR");
+  const version = await getJson(
+    `${emu.host}/api/datasets/:persistentId/versions/9.9?persistentId=${emu.pid}`,
+  );
+  assert.equal(version.status, 404);
+  assert.equal(version.body.status, "ERROR");
+  assert.throws(() => emu.fileId("missing.txt"), /missing\.txt/);
+});
+
+Deno.test("the dataset endpoint answers without the trailing slash", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "a" } });
+  const { status, body } = await getJson(
+    `${emu.host}/api/datasets/:persistentId?persistentId=${emu.pid}`,
+  );
+  assert.equal(status, 200);
+  assert.equal(body.data.latestVersion.files.length, 1);
+});
+
+Deno.test("the collection endpoint lists the dataset", async () => {
+  await using emu = await startEmulator({ alias: "science" });
+  const { status, body } = await getJson(
+    `${emu.host}/api/repos/science/contents`,
+  );
+  assert.equal(status, 200);
+  assert.equal(body.status, "OK");
+  assert.equal(body.data.length, 1);
+  assert.deepEqual(Object.keys(body.data[0]), DATASET_KEYS);
+  assert.equal(body.data[0].storageIdentifier, "s3://10.5072/FK2/EMULATED");
+  const unknown = await getJson(`${emu.host}/api/repos/root/contents`);
+  assert.equal(unknown.status, 404);
+  assert.equal(unknown.body.status, "ERROR");
+  assert.equal(emu.counters.collectionCalls, 2);
+});
+
+Deno.test("the versions endpoint serves main and named versions", async () => {
+  await using emu = await startEmulator({
+    pid: "doi:10.1234/ABC/DEF",
+    files: { "data/a.txt": "new" },
+    versions: { "1.0": { "data/a.txt": "old", "data/gone.txt": "g" } },
+  });
+  const versionUrl = (name: string) =>
+    `${emu.host}/api/datasets/:persistentId/versions/${name}?persistentId=${emu.pid}`;
+  for (const name of [":latest", ":draft", ":latest-published"]) {
+    const { status, body } = await getJson(versionUrl(name));
+    assert.equal(status, 200, name);
+    assert.equal(body.data.files.length, 1);
+    assert.equal(body.data.files[0].dataFile.id, emu.fileId("data/a.txt"));
+  }
+  const { body } = await getJson(versionUrl("1.0"));
+  assert.equal(body.data.files.length, 2);
+  assert.equal(body.data.datasetPersistentId, "doi:10.1234/ABC/DEF");
+  const oldId = emu.fileId("data/a.txt", "1.0");
+  assert.notEqual(oldId, emu.fileId("data/a.txt"));
+  assert.equal(body.data.files[0].dataFile.id, oldId);
+  const location = await resolve(emu, "data/a.txt");
+  assert.equal((await get(location)).text, "new");
+  const oldHead = await fetch(`${emu.host}/api/access/datafile/${oldId}`, {
+    method: "HEAD",
+    redirect: "manual",
+  });
+  await oldHead.body?.cancel();
+  assert.equal((await get(oldHead.headers.get("location")!)).text, "old");
+  assert.equal(emu.counters.listingCalls, 4);
+});
+
+Deno.test("the access endpoint redirects to a signed store URL", async () => {
+  await using emu = await startEmulator({
+    files: { "d/data.bin": "0123456789" },
+    token: "secret",
+  });
+  const headers = { "X-Repo-key": "secret" };
+  const head = await fetch(accessUrl(emu, "d/data.bin"), {
+    method: "HEAD",
+    headers,
+    redirect: "manual",
+  });
+  assert.equal(head.status, 303);
+  assert.equal(await head.text(), "");
+  const location = new URL(head.headers.get("location")!);
+  assert.equal(location.origin, emu.storeOrigin);
+  assert.notEqual(emu.storeOrigin, emu.host);
+  const q = location.searchParams;
+  assert.equal(q.get("X-Amz-Algorithm"), "AWS4-HMAC-SHA256");
+  assert.match(q.get("X-Amz-Date")!, /^\d{8}T\d{6}Z$/);
+  assert.equal(q.get("X-Amz-Expires"), "3600");
+  assert.equal(q.get("X-Amz-SignedHeaders"), "host");
+  assert.match(q.get("X-Amz-Signature")!, /^[0-9a-f]{64}$/);
+  assert.ok(q.get("X-Amz-Credential"));
+
+  const getRedirect = await get(accessUrl(emu, "d/data.bin"), { headers });
+  assert.equal(getRedirect.response.status, 303);
+
+  const url = location.href;
+  const ranged = await get(url, { headers: { range: "bytes=2-5" } });
+  assert.equal(ranged.response.status, 206);
+  assert.equal(ranged.response.headers.get("content-range"), "bytes 2-5/10");
+  assert.equal(ranged.response.headers.get("content-length"), "4");
+  assert.equal(ranged.text, "2345");
+  const open = await get(url, { headers: { range: "bytes=7-" } });
+  assert.equal(open.response.headers.get("content-range"), "bytes 7-9/10");
+  assert.equal(open.text, "789");
+  const suffix = await get(url, { headers: { range: "bytes=-3" } });
+  assert.equal(suffix.response.status, 206);
+  assert.equal(suffix.text, "789");
+  const clamped = await get(url, { headers: { range: "bytes=8-100" } });
+  assert.equal(clamped.response.headers.get("content-range"), "bytes 8-9/10");
+  const whole = await get(url);
+  assert.equal(whole.response.status, 200);
+  assert.equal(whole.text, "0123456789");
+  const unsatisfiable = await get(url, { headers: { range: "bytes=10-20" } });
+  assert.equal(unsatisfiable.response.status, 416);
+  assert.equal(
+    unsatisfiable.response.headers.get("content-range"),
+    "bytes */10",
+  );
+
+  assert.equal(emu.counters.heads, 1);
+  assert.equal(emu.counters.accessGets, 1);
+  assert.equal(emu.counters.storeGets, 6);
+  assert.equal(emu.counters.storeBytes, 4 + 3 + 3 + 2 + 10);
+  assert.equal(emu.counters.storeRequestsWithToken, 0);
+});
+
+Deno.test("the store refuses bad signatures, HEADs and tokens are counted", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "abc" } });
+  const url = new URL(await resolve(emu, "a.txt"));
+  const tampered = new URL(url);
+  tampered.searchParams.set("X-Amz-Expires", "999999");
+  const bad = await get(tampered.href);
+  assert.equal(bad.response.status, 403);
+  assert.match(bad.text, /<Code>SignatureDoesNotMatch<\/Code>/);
+  const bare = await get(`${emu.storeOrigin}${url.pathname}`);
+  assert.equal(bare.response.status, 403);
+  assert.match(bare.text, /SignatureDoesNotMatch/);
+  const moved = await get(
+    `${emu.storeOrigin}/repo-emulator/other${url.search}`,
+  );
+  assert.equal(moved.response.status, 403);
+  const head = await fetch(url, { method: "HEAD" });
+  await head.body?.cancel();
+  assert.equal(head.status, 403);
+  const withToken = await get(url.href, { headers: { "X-Repo-key": "t" } });
+  assert.equal(withToken.text, "abc");
+  assert.equal(emu.counters.storeRequestsWithToken, 1);
+});
+
+Deno.test("a token guards every repository endpoint", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "abc" },
+    token: "secret",
+  });
+  for (
+    const url of [
+      datasetUrl(emu),
+      `${emu.host}/api/repos/root/contents`,
+      accessUrl(emu, "a.txt"),
+      `${emu.host}/api/nothing`,
+    ]
+  ) {
+    const attempts: Record<string, string>[] = [{}, { "X-Repo-key": "wrong" }];
+    for (const headers of attempts) {
+      const { status, body } = await getJson(url, headers);
+      assert.equal(status, 401, url);
+      assert.deepEqual(body, { status: "ERROR", message: "Bad API key" });
+    }
+  }
+  const ok = await getJson(datasetUrl(emu), { "X-Repo-key": "secret" });
+  assert.equal(ok.status, 200);
+});
+
+Deno.test("restricted files answer 403 with the repository's message", async () => {
+  await using emu = await startEmulator({
+    files: { "secret.txt": { content: "s", restricted: true } },
+  });
+  const [entry] = await files(emu);
+  assert.equal(entry.restricted, true);
+  for (const method of ["HEAD", "GET"]) {
+    const response = await fetch(accessUrl(emu, "secret.txt"), {
+      method,
+      redirect: "manual",
+    });
+    const text = await response.text();
+    assert.equal(response.status, 403);
+    if (method === "GET") {
+      assert.match(JSON.parse(text).message, /Not authorized to access/);
+    }
+  }
+});
+
+Deno.test("expireUrls expires the URLs signed before it", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "abc" } });
+  const old = await resolve(emu, "a.txt");
+  assert.equal((await get(old)).text, "abc");
+  emu.expireUrls();
+  const expired = await get(old);
+  assert.equal(expired.response.status, 403);
+  assert.equal(
+    expired.text,
+    '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+  );
+  const fresh = await resolve(emu, "a.txt");
+  assert.equal((await get(fresh)).text, "abc");
+});
+
+Deno.test("a URL with a 1 s lifetime expires", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "abc" },
+    urlLifetimeSeconds: 1,
+  });
+  const url = await resolve(emu, "a.txt");
+  assert.equal(new URL(url).searchParams.get("X-Amz-Expires"), "1");
+  assert.equal((await get(url)).response.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  const expired = await get(url);
+  assert.equal(expired.response.status, 403);
+  assert.match(expired.text, /Request has expired/);
+});
+
+Deno.test("failure rules answer in each origin's format", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "abc", "b.txt": "bcd" },
+    faults: {
+      failures: [
+        { target: "head", status: 429, count: 2 },
+        { target: "store", status: 503, count: 1, retryAfter: "2" },
+        { target: "listing", status: 502, count: 1 },
+        {
+          target: "content",
+          status: 500,
+          count: 1,
+          pathIncludes: "/nothing-matches",
+        },
+      ],
+    },
+  });
+  for (let i = 0; i < 2; i++) {
+    const limited = await fetch(accessUrl(emu, "a.txt"), {
+      method: "HEAD",
+      redirect: "manual",
+    });
+    await limited.body?.cancel();
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get("retry-after"), null);
+  }
+  const limitedBody = await getJson(datasetUrl(emu));
+  assert.equal(limitedBody.status, 502);
+  assert.equal(limitedBody.body.status, "ERROR");
+  const url = await resolve(emu, "a.txt");
+  const unavailable = await get(url);
+  assert.equal(unavailable.response.status, 503);
+  assert.equal(unavailable.response.headers.get("retry-after"), "2");
+  assert.match(unavailable.text, /^<\?xml.*<Error><Code>SlowDown<\/Code>/);
+  assert.equal((await get(url)).text, "abc");
+  assert.equal(emu.counters.failuresInjected, 4);
+  assert.equal(emu.faults.failures.length, 1);
+  assert.equal(emu.counters.heads, 3);
+
+  emu.faults.failures.push({
+    target: "repo",
+    status: 429,
+    count: 1,
+    pathIncludes: `/${emu.fileId("b.txt")}`,
+  });
+  assert.equal((await resolve(emu, "a.txt")).length > 0, true);
+  const onB = await getJson(accessUrl(emu, "b.txt"));
+  assert.equal(onB.status, 429);
+  assert.equal(onB.body.status, "ERROR");
+});
+
+Deno.test("truncate sends half the body, then drops the connection", async () => {
+  await using emu = await startEmulator({
+    files: { "a.bin": new Uint8Array(10_000).fill(7) },
+    faults: { truncate: 1 },
+  });
+  const url = await resolve(emu, "a.bin");
+  const response = await fetch(url, { headers: { range: "bytes=0-999" } });
+  assert.equal(response.status, 206);
+  assert.equal(response.headers.get("content-length"), "1000");
+  await assert.rejects(response.bytes(), TypeError);
+  assert.equal(emu.counters.storeBytes, 500);
+  assert.equal((await (await fetch(url)).bytes()).length, 10_000);
+  assert.equal(emu.faults.truncate, 0);
+});
+
+Deno.test("drop sends the headers, then drops the connection", async () => {
+  await using emu = await startEmulator({
+    files: { "a.bin": new Uint8Array(1000).fill(7) },
+    faults: { drop: 1 },
+  });
+  const url = await resolve(emu, "a.bin");
+  const response = await fetch(url);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-length"), "1000");
+  await assert.rejects(response.bytes(), TypeError);
+  assert.equal((await (await fetch(url)).bytes()).length, 1000);
+});
+
+Deno.test("shortBody sends fewer bytes than the Content-Range promises", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "0123456789" },
+    faults: { shortBody: 1 },
+  });
+  const url = await resolve(emu, "a.txt");
+  const whole = await get(url);
+  assert.equal(whole.text, "0123456789");
+  const short = await get(url, { headers: { range: "bytes=0-7" } });
+  assert.equal(short.response.status, 206);
+  assert.equal(short.response.headers.get("content-range"), "bytes 0-7/10");
+  assert.equal(short.response.headers.get("content-length"), "4");
+  assert.equal(short.text, "0123");
+  const full = await get(url, { headers: { range: "bytes=0-7" } });
+  assert.equal(full.text, "01234567");
+});
+
+Deno.test("ignoreRange answers 200 with the whole body", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "0123456789" },
+    faults: { ignoreRange: true },
+  });
+  const url = await resolve(emu, "a.txt");
+  const { response, text } = await get(url, {
+    headers: { range: "bytes=2-3" },
+  });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-range"), null);
+  assert.equal(text, "0123456789");
+});
+
+Deno.test("with redirect off the access endpoint serves the bytes", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "0123456789" },
+    token: "secret",
+    faults: { redirect: false },
+  });
+  const headers = { "X-Repo-key": "secret" };
+  const url = accessUrl(emu, "a.txt");
+  const head = await fetch(url, {
+    method: "HEAD",
+    headers,
+    redirect: "manual",
+  });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get("content-length"), "10");
+  assert.equal(head.headers.get("location"), null);
+  assert.equal(await head.text(), "");
+  const whole = await get(url, { headers });
+  assert.equal(whole.response.status, 200);
+  assert.equal(whole.text, "0123456789");
+  const ranged = await get(url, {
+    headers: { ...headers, range: "bytes=3-4" },
+  });
+  assert.equal(ranged.response.status, 206);
+  assert.equal(ranged.response.headers.get("content-range"), "bytes 3-4/10");
+  assert.equal(ranged.text, "34");
+  const beyond = await get(url, {
+    headers: { ...headers, range: "bytes=50-" },
+  });
+  assert.equal(beyond.response.status, 416);
+  assert.equal(emu.counters.accessBytes, 12);
+  assert.equal(emu.counters.storeGets, 0);
+  assert.equal(emu.counters.storeBytes, 0);
+  assert.equal(emu.counters.heads, 1);
+  assert.equal(emu.counters.accessGets, 3);
+
+  emu.faults.truncate = 1;
+  const cut = await fetch(url, { headers });
+  await assert.rejects(cut.bytes(), TypeError);
+});
+
+Deno.test("malformedJson spoils the next JSON answers", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "a" },
+    faults: { malformedJson: 2 },
+  });
+  for (
+    const url of [datasetUrl(emu), `${emu.host}/api/repos/root/contents`]
+  ) {
+    const { response, text } = await get(url);
+    assert.equal(response.status, 200);
+    assert.throws(() => JSON.parse(text), SyntaxError);
+  }
+  assert.equal((await files(emu)).length, 1);
+});
+
+Deno.test("counters track concurrent HEADs during latency", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "a", "b.txt": "b", "c.txt": "c", "d.txt": "d" },
+    faults: { latencyMs: 100 },
+  });
+  const started = Date.now();
+  await Promise.all(
+    ["a.txt", "b.txt", "c.txt", "d.txt"].map((path) => resolve(emu, path)),
+  );
+  assert.ok(Date.now() - started >= 100);
+  assert.equal(emu.counters.heads, 4);
+  assert.equal(emu.counters.peakConcurrentHeads, 4);
+  assert.equal(emu.counters.concurrentHeads, 0);
+  emu.resetCounters();
+  emu.faults.latencyMs = 0;
+  await resolve(emu, "a.txt");
+  assert.equal(emu.counters.heads, 1);
+  assert.equal(emu.counters.peakConcurrentHeads, 1);
+  assert.equal(emu.counters.storeGets, 0);
+});
+
+Deno.test("close ends latency waits and is idempotent", async () => {
+  const emu = await startEmulator({
+    files: { "a.txt": "a" },
+    faults: { latencyMs: 60_000 },
+  });
+  const pending = fetch(datasetUrl(emu));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = Date.now();
+  await Promise.all([emu.close(), emu.close()]);
+  const response = await pending;
+  await response.body?.cancel();
+  assert.equal(response.status, 200);
+  assert.ok(Date.now() - started < 5_000);
+  await emu.close();
+});
+
+Deno.test("dir mode serves a folder recursively, dot-files included", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/store.zarr/temp`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/store.zarr/.zgroup`, '{"zarr_format":2}');
+    await Deno.writeTextFile(`${dir}/store.zarr/temp/0.0`, "chunk");
+    await Deno.writeTextFile(`${dir}/README.md`, "# hi");
+    await using emu = await startEmulator({
+      dir,
+      files: { "first.txt": "1" },
+    });
+    const listed = await files(emu);
+    assert.deepEqual(
+      listed.map((f: Json) => [f.directoryLabel, f.dataFile.filename]),
+      [
+        [undefined, "first.txt"],
+        [undefined, "README.md"],
+        ["store.zarr", ".zgroup"],
+        ["store.zarr/temp", "0.0"],
+      ],
+    );
+    const url = await resolve(emu, "store.zarr/temp/0.0");
+    assert.equal((await get(url)).text, "chunk");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("thousands of range reads stay quick", async () => {
+  await using emu = await startEmulator({
+    files: { "big.bin": new Uint8Array(1 << 20) },
+  });
+  const url = await resolve(emu, "big.bin");
+  const started = Date.now();
+  for (let batch = 0; batch < 20; batch++) {
+    await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const start = (batch * 100 + i) * 100;
+        const response = await fetch(url, {
+          headers: { range: `bytes=${start}-${start + 99}` },
+        });
+        assert.equal((await response.bytes()).length, 100);
+      }),
+    );
+  }
+  assert.equal(emu.counters.storeGets, 2000);
+  assert.ok(Date.now() - started < 10_000);
+});
