@@ -25,6 +25,7 @@ export {
   RepoFs,
   type RestoreOptions,
 } from "./src/repo_fs.ts";
+export { type PoolOptions, type RangeRequest, RepoFsPool } from "./src/pool.ts";
 export {
   IsADirectoryError,
   NotFoundError,

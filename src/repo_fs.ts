@@ -7,7 +7,11 @@
  */
 
 import { ContentReader } from "./content.ts";
-import { DownloadUrls, type UrlResolver } from "./download_urls.ts";
+import {
+  DownloadUrls,
+  type ResolvedUrl,
+  type UrlResolver,
+} from "./download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./errors.ts";
 import { compileGlob } from "./glob.ts";
 import { normalizePath } from "./paths.ts";
@@ -302,10 +306,19 @@ export class RepoFs {
 
   /** The cached content URL of a file id (one HEAD per id per instance). */
   async resolveDownloadUrl(fileId: number): Promise<string> {
+    return (await this.resolveContentUrl(fileId)).url;
+  }
+
+  /**
+   * The content URL of a file id with what is known about it; `stale` names
+   * a URL that the store refused, which is then resolved afresh. A pool's
+   * workers resolve through their main thread's instance this way.
+   */
+  resolveContentUrl(fileId: number, stale?: string): Promise<ResolvedUrl> {
     if (!Number.isSafeInteger(fileId)) {
       throw new TypeError(`fileId must be an integer, got ${fileId}`);
     }
-    return (await this.#urls.resolve(fileId)).url;
+    return this.#urls.resolve(fileId, stale);
   }
 
   /**

@@ -625,3 +625,62 @@ Deno.test("thousands of range reads stay quick", async () => {
   assert.equal(emu.counters.storeGets, 2000);
   assert.ok(Date.now() - started < 10_000);
 });
+
+Deno.test("odd ranges follow HTTP: ignored when invalid, 416 when unsatisfiable", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "0123456789", "empty.txt": "" },
+  });
+  const url = await resolve(emu, "a.txt");
+  const cases: [string, number, string][] = [
+    ["bytes=5-2", 200, "0123456789"],
+    ["bytes=0-1,4-5", 200, "0123456789"],
+    ["items=0-1", 200, "0123456789"],
+    ["bytes=-0", 416, ""],
+    ["bytes=-20", 206, "0123456789"],
+    ["bytes=9-9", 206, "9"],
+  ];
+  for (const [range, status, text] of cases) {
+    const answer = await get(url, { headers: { range } });
+    assert.equal(answer.response.status, status, range);
+    assert.equal(answer.text, text, range);
+  }
+  const empty = await resolve(emu, "empty.txt");
+  assert.equal((await get(empty)).response.status, 200);
+  const none = await get(empty, { headers: { range: "bytes=0-" } });
+  assert.equal(none.response.status, 416);
+  assert.equal(none.response.headers.get("content-range"), "bytes */0");
+});
+
+Deno.test("entries keep hostile names verbatim", async () => {
+  await using emu = await startEmulator({
+    entries: [
+      { directoryLabel: "a//b/", filename: "x y ü.txt", file: "1" },
+      { directoryLabel: "/abs", filename: "..", file: "2" },
+      { filename: "007", file: { content: "3", contentType: "text/plain" } },
+    ],
+  });
+  const listed = await files(emu);
+  assert.deepEqual(
+    listed.map((f: Json) => [f.directoryLabel, f.dataFile.filename]),
+    [["a//b/", "x y ü.txt"], ["/abs", ".."], [undefined, "007"]],
+  );
+  assert.equal(listed[0].dataFile.id, emu.fileId("a//b//x y ü.txt"));
+  const url = await resolve(emu, "007");
+  const { response, text } = await get(url);
+  assert.equal(text, "3");
+  assert.equal(response.headers.get("content-type"), "text/plain");
+});
+
+Deno.test("a failure rule on any target fires on either origin", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "abc" } });
+  const url = await resolve(emu, "a.txt");
+  emu.faults.failures = [{ target: "any", status: 504, count: 2 }];
+  const store = await get(url);
+  assert.equal(store.response.status, 504);
+  assert.match(store.text, /<Error>/);
+  const repo = await getJson(datasetUrl(emu));
+  assert.equal(repo.status, 504);
+  assert.equal(repo.body.status, "ERROR");
+  assert.deepEqual(emu.faults.failures, []);
+  assert.equal((await get(url)).text, "abc");
+});

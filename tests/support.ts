@@ -12,3 +12,12 @@ export function recordingLogger(): Logger & {
     warn: (msg) => lines.push({ level: "warn", msg }),
   };
 }
+
+/** `length` bytes that differ from file to file (`seed`) and along the file. */
+export function patterned(length: number, seed = 0): Uint8Array {
+  const bytes = new Uint8Array(length);
+  for (let i = 0; i < length; i++) {
+    bytes[i] = (i * 31 + seed * 17 + (i >> 8)) & 255;
+  }
+  return bytes;
+}

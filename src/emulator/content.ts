@@ -7,16 +7,8 @@
 
 import { type EmulatorFaults, takeCountdown } from "./faults.ts";
 
-/**
- * An inclusive byte range.
- *
- * @example
- * ```ts
- * import type { ByteRange } from "./content.ts";
- * const firstHundred: ByteRange = { start: 0, end: 99 };
- * ```
- */
-export interface ByteRange {
+/** An inclusive byte range. */
+interface ByteRange {
   /** First byte. */
   start: number;
   /** Last byte, inclusive. */
@@ -27,16 +19,8 @@ export interface ByteRange {
  * Reads a `Range` header against a body of `total` bytes: the range, `null`
  * when there is none or it is not a single `bytes=` range (served whole, as
  * HTTP says), or `"unsatisfiable"` (416).
- *
- * @example
- * ```ts
- * import { parseRange } from "./content.ts";
- * parseRange("bytes=0-99", 1000); // { start: 0, end: 99 }
- * parseRange("bytes=-10", 1000); // { start: 990, end: 999 }
- * parseRange("bytes=2000-", 1000); // "unsatisfiable"
- * ```
  */
-export function parseRange(
+function parseRange(
   header: string | null,
   total: number,
 ): ByteRange | "unsatisfiable" | null {

@@ -29,6 +29,10 @@ export interface EmulatorCounters {
   accessGets: number;
   /** GET requests to the object store. */
   storeGets: number;
+  /** Store GETs being handled right now (latency wait included). */
+  concurrentStoreGets: number;
+  /** The most `concurrentStoreGets` seen since start or the last reset. */
+  peakConcurrentStoreGets: number;
   /** Body bytes the object store sent. */
   storeBytes: number;
   /** Body bytes the access endpoint sent itself (no-redirect mode). */
@@ -57,6 +61,8 @@ export function createCounters(): EmulatorCounters {
     peakConcurrentHeads: 0,
     accessGets: 0,
     storeGets: 0,
+    concurrentStoreGets: 0,
+    peakConcurrentStoreGets: 0,
     storeBytes: 0,
     accessBytes: 0,
     storeRequestsWithToken: 0,
@@ -81,29 +87,38 @@ export function resetCounters(counters: EmulatorCounters): void {
   Object.assign(counters, createCounters(), {
     concurrentHeads: counters.concurrentHeads,
     peakConcurrentHeads: counters.concurrentHeads,
+    concurrentStoreGets: counters.concurrentStoreGets,
+    peakConcurrentStoreGets: counters.concurrentStoreGets,
   });
 }
 
+const IN_FLIGHT = {
+  head: ["heads", "concurrentHeads", "peakConcurrentHeads"],
+  storeGet: ["storeGets", "concurrentStoreGets", "peakConcurrentStoreGets"],
+} as const;
+
 /**
- * Marks one more HEAD in flight and returns the function that ends it.
+ * Counts one more request of a kind in flight and returns the function that
+ * ends it.
  *
  * @example
  * ```ts
- * import { createCounters, enterHead } from "./counters.ts";
+ * import { createCounters, enterInFlight } from "./counters.ts";
  * const counters = createCounters();
- * const leave = enterHead(counters);
+ * const leave = enterInFlight(counters, "head");
  * leave();
  * counters.peakConcurrentHeads; // 1
  * ```
  */
-export function enterHead(counters: EmulatorCounters): () => void {
-  counters.heads++;
-  counters.concurrentHeads++;
-  counters.peakConcurrentHeads = Math.max(
-    counters.peakConcurrentHeads,
-    counters.concurrentHeads,
-  );
+export function enterInFlight(
+  counters: EmulatorCounters,
+  kind: keyof typeof IN_FLIGHT,
+): () => void {
+  const [total, now, peak] = IN_FLIGHT[kind];
+  counters[total]++;
+  counters[now]++;
+  counters[peak] = Math.max(counters[peak], counters[now]);
   return () => {
-    counters.concurrentHeads--;
+    counters[now]--;
   };
 }

@@ -8,17 +8,8 @@
 /** A JSON object. */
 type Json = Record<string, unknown>;
 
-/**
- * A persistent id taken apart: `doi:10.5072/FK2/X` is protocol `doi`,
- * authority `10.5072`, identifier `FK2/X`.
- *
- * @example
- * ```ts
- * import type { PidParts } from "./metadata.ts";
- * const parts: PidParts = { protocol: "doi", authority: "10.5072", identifier: "FK2/X" };
- * ```
- */
-export interface PidParts {
+/** A persistent id taken apart: `doi:10.5072/FK2/X` is `doi`, `10.5072`, `FK2/X`. */
+interface PidParts {
   /** The scheme before the first `:`. */
   protocol: string;
   /** Between the `:` and the first `/`. */
@@ -27,17 +18,7 @@ export interface PidParts {
   identifier: string;
 }
 
-/**
- * Takes a persistent id apart; a `TypeError` when it is not shaped
- * `<protocol>:<authority>/<identifier>`.
- *
- * @example
- * ```ts
- * import { parsePid } from "./metadata.ts";
- * parsePid("doi:10.5072/FK2/EMULATED").identifier; // "FK2/EMULATED"
- * ```
- */
-export function parsePid(pid: string): PidParts {
+function parsePid(pid: string): PidParts {
   const match = /^([^:/]+):([^/]+)\/(.+)$/.exec(pid);
   if (!match) {
     throw new TypeError(

@@ -8,7 +8,10 @@
 import type { FailureRule } from "./faults.ts";
 
 const FAILURE_TEXT: Record<number, [code: string, message: string]> = {
-  400: ["InvalidRequest", "Bad request."],
+  400: [
+    "InvalidRequest",
+    "A guestbook response is required to download this file.",
+  ],
   403: ["AccessDenied", "Access Denied"],
   404: ["NoSuchKey", "The specified key does not exist."],
   429: ["SlowDown", "Too many requests; the rate limit has been exceeded."],

@@ -7,7 +7,7 @@
 
 import { contentReply } from "./content.ts";
 import type { EmulatorContext } from "./context.ts";
-import { enterHead } from "./counters.ts";
+import { enterInFlight } from "./counters.ts";
 import { findVersion } from "./dataset.ts";
 import { type FailureRule, takeCountdown, takeFailure } from "./faults.ts";
 import { envelopeError, failureReply, jsonReply } from "./replies.ts";
@@ -45,7 +45,7 @@ export function repositoryHandler(
       targets.push("listing");
     }
     if (route.kind === "access" && request.method === "HEAD") {
-      leaveHead = enterHead(counters);
+      leaveHead = enterInFlight(counters, "head");
       targets.push("head");
     }
     if (route.kind === "access" && request.method === "GET") {

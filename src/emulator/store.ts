@@ -9,6 +9,7 @@ import { contentReply } from "./content.ts";
 import type { EmulatorContext } from "./context.ts";
 import { type FailureRule, takeFailure } from "./faults.ts";
 import { failureReply, xmlError } from "./replies.ts";
+import { enterInFlight } from "./counters.ts";
 
 /**
  * The request handler of the object-store origin.
@@ -33,7 +34,20 @@ export function storeHandler(
       ? ["store", "content"]
       : ["store"];
     if (request.headers.has("x-repo-key")) counters.storeRequestsWithToken++;
-    if (isGet) counters.storeGets++;
+    const leave = isGet ? enterInFlight(counters, "storeGet") : undefined;
+    try {
+      return await answer(request, url, isGet, targets);
+    } finally {
+      leave?.();
+    }
+  };
+
+  async function answer(
+    request: Request,
+    url: URL,
+    isGet: boolean,
+    targets: FailureRule["target"][],
+  ): Promise<Response> {
     await context.delay();
     const rule = takeFailure(faults, targets, url.pathname);
     if (rule) {
@@ -63,5 +77,5 @@ export function storeHandler(
     );
     counters.storeBytes += sent;
     return response;
-  };
+  }
 }

@@ -1,0 +1,169 @@
+/**
+ * Reading one part of a Zarr array: open it (v2 or v3) through
+ * {@linkcode zarrStore} and decode a selection. A `RepoFsPool` worker runs
+ * {@linkcode readArrayPart} on its share of a `getArray` call; the calling
+ * thread uses {@linkcode readSelection} when it decodes by itself.
+ *
+ * @module
+ */
+
+import * as zarr from "zarrita";
+import { type ByteSource, zarrStore } from "./zarr_store.ts";
+
+/**
+ * A zarrita selection: per axis an index (the axis is dropped), `null` (the
+ * whole axis) or a slice; missing trailing axes are whole. `null` selects
+ * everything. Plain data, so it survives `postMessage`.
+ *
+ * @example
+ * ```ts
+ * import * as zarr from "zarrita";
+ * import type { ArraySelection } from "./array_part.ts";
+ * const firstDayEveryOtherRow: ArraySelection = [0, zarr.slice(null, null, 2), null];
+ * ```
+ */
+export type ArraySelection =
+  | (number | null | {
+    start: number | null;
+    stop: number | null;
+    step: number | null;
+  })[]
+  | null;
+
+/**
+ * Decoded values in `data`, laid out by `shape` and `stride` (elements, not
+ * bytes), as `zarr.get` returns them. A point selection (every axis an
+ * index) has shape `[]` and one value.
+ *
+ * @example
+ * ```ts
+ * import type { ArrayPartResult } from "./array_part.ts";
+ * const twoByThree: ArrayPartResult = {
+ *   data: new Float32Array([1, 2, 3, 4, 5, 6]),
+ *   shape: [2, 3],
+ *   stride: [3, 1],
+ * };
+ * ```
+ */
+export type ArrayPartResult = zarr.Chunk<zarr.DataType>;
+
+/**
+ * One part of a `getArray` call, as a pool worker receives it.
+ *
+ * @example
+ * ```ts
+ * import * as zarr from "zarrita";
+ * import type { ArrayPartRequest } from "./array_part.ts";
+ * const firstTenDays: ArrayPartRequest = {
+ *   root: "climate.zarr",
+ *   arrayPath: "temperature",
+ *   selection: [zarr.slice(0, 10), null, null],
+ * };
+ * ```
+ */
+export interface ArrayPartRequest {
+  /** Dataset directory holding the Zarr hierarchy (`""`: the dataset root). */
+  root: string;
+  /** The array's path inside the hierarchy (`""`: the root is the array). */
+  arrayPath: string;
+  /** What to read of it. */
+  selection: ArraySelection;
+}
+
+/**
+ * Opens the array `request.arrayPath` of the hierarchy at `request.root`
+ * (Zarr v2 or v3) and decodes `request.selection` of it.
+ *
+ * @example
+ * ```ts ignore
+ * import { readArrayPart } from "./array_part.ts";
+ * const part = await readArrayPart(fs, {
+ *   root: "climate.zarr",
+ *   arrayPath: "temperature",
+ *   selection: null,
+ * });
+ * console.log(part.shape, part.data.length);
+ * ```
+ *
+ * @param fs where the bytes come from
+ * @param request which array and which part of it
+ */
+export async function readArrayPart(
+  fs: ByteSource,
+  request: ArrayPartRequest,
+): Promise<ArrayPartResult> {
+  const arr = await openArray(fs, request.root, request.arrayPath);
+  return await readSelection(arr, request.selection);
+}
+
+/**
+ * Opens an array (Zarr v2 or v3) of the hierarchy in dataset directory
+ * `root`.
+ *
+ * @example
+ * ```ts ignore
+ * import { openArray } from "./array_part.ts";
+ * const arr = await openArray(fs, "climate.zarr", "temperature");
+ * console.log(arr.shape, arr.chunks, arr.dtype);
+ * ```
+ *
+ * @param fs where the bytes come from
+ * @param root dataset directory holding the hierarchy
+ * @param arrayPath the array's path inside the hierarchy
+ */
+export async function openArray(
+  fs: ByteSource,
+  root: string,
+  arrayPath: string,
+): Promise<zarr.Array<zarr.DataType, zarr.Readable>> {
+  const location = zarr.root(zarrStore(fs, root)).resolve(arrayPath);
+  return await zarr.open(location, { kind: "array" });
+}
+
+/**
+ * `zarr.get(arr, selection)`, except that a point selection or a
+ * zero-dimensional array gives a result of shape `[]` holding the one value
+ * instead of the bare value.
+ *
+ * @example
+ * ```ts ignore
+ * import { readSelection } from "./array_part.ts";
+ * const point = await readSelection(arr, [3, 4]);
+ * console.log(point.shape, point.data[0]); // [] and the value at (3, 4)
+ * ```
+ *
+ * @param arr an open array
+ * @param selection what to read of it
+ */
+export async function readSelection(
+  arr: zarr.Array<zarr.DataType, zarr.Readable>,
+  selection: ArraySelection,
+): Promise<ArrayPartResult> {
+  if (arr.shape.length === 0) return await arr.getChunk([]);
+  const asSlices = pointAsSlices(selection, arr.shape);
+  if (asSlices === undefined) return await zarr.get(arr, selection);
+  const { data } = await zarr.get(arr, asSlices);
+  return { data, shape: [], stride: [] };
+}
+
+/**
+ * A point selection with each index turned into a one-long slice, so that
+ * zarrita returns a chunk; `undefined` for any other selection, and for an
+ * index out of bounds (zarrita then reports it).
+ */
+function pointAsSlices(
+  selection: ArraySelection,
+  shape: number[],
+): zarr.Slice[] | undefined {
+  if (selection === null || selection.length !== shape.length) return;
+  const slices: zarr.Slice[] = [];
+  for (const [axis, index] of selection.entries()) {
+    if (typeof index !== "number") return;
+    const at = Math.trunc(index) < 0
+      ? Math.trunc(index) + shape[axis]
+      : Math.trunc(index);
+    if (!(at >= 0 && at < shape[axis])) return;
+    slices.push(zarr.slice(at, at + 1));
+  }
+  return slices;
+}

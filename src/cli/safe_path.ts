@@ -1,0 +1,188 @@
+/**
+ * The check every dataset path passes before `get` writes it to disk. A
+ * listing comes from a server, and a hostile one can name files like
+ * `../../.bashrc`, `/etc/passwd`, `C:\Windows\x` or `a/<ESC>[2J`. A path is
+ * refused when its text could reach outside the output folder on any
+ * platform, and a path that passes is resolved against the real (symlink
+ * free) output folder, walking every existing directory on the way, so that
+ * a symlink inside the output folder cannot lead a write outside it either.
+ *
+ * @module
+ */
+
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const DRIVE_LETTER = /^[A-Za-z]:/;
+
+/**
+ * A dataset path that `get` refuses to write.
+ *
+ * @example
+ * ```ts
+ * import { UnsafePathError } from "./safe_path.ts";
+ * const error = new UnsafePathError("../x", 'it has a ".." segment');
+ * console.log(error.message); // 'refused "../x": it has a ".." segment'
+ * ```
+ */
+export class UnsafePathError extends Error {
+  /** The dataset path as listed. */
+  readonly path: string;
+  /** Why it is refused. */
+  readonly reason: string;
+  /**
+   * Makes the error for one refused path.
+   * @param path the dataset path
+   * @param reason why it is refused
+   */
+  constructor(path: string, reason: string) {
+    super(`refused ${JSON.stringify(path)}: ${reason}`);
+    this.name = "UnsafePathError";
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/**
+ * Why a dataset path cannot be used as a relative file path, or `undefined`
+ * when its text is safe: it must be non-empty, must not start with `/`, and
+ * must have no backslash, no control character (NUL included), no empty,
+ * `.` or `..` segment, and no segment starting with a drive letter (`C:`).
+ *
+ * @example
+ * ```ts
+ * import { unsafePathReason } from "./safe_path.ts";
+ * unsafePathReason("climate.zarr/.zgroup"); // undefined
+ * unsafePathReason("../../etc/passwd"); // 'it has a ".." segment'
+ * unsafePathReason("C:evil"); // "it has a drive letter"
+ * ```
+ */
+export function unsafePathReason(path: string): string | undefined {
+  if (path === "") return "it is empty";
+  if (path.startsWith("/")) return "it is absolute (starts with /)";
+  if (path.includes("\\")) return "it has a backslash";
+  if (CONTROL.test(path)) return "it has a control character";
+  for (const segment of path.split("/")) {
+    if (segment === "") return "it has an empty segment";
+    if (segment === "." || segment === "..") {
+      return `it has a "${segment}" segment`;
+    }
+    if (DRIVE_LETTER.test(segment)) return "it has a drive letter";
+  }
+  return undefined;
+}
+
+/**
+ * Whether `path` is `root` or below it; both absolute.
+ *
+ * @example
+ * ```ts
+ * import { isInside } from "./safe_path.ts";
+ * isInside("/data/out", "/data/out/a/b"); // true
+ * isInside("/data/out", "/data/outside"); // false
+ * ```
+ */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" ||
+    (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Where dataset paths land below one output folder. Create it with
+ * {@linkcode OutputRoot.open}, which resolves the folder's own symlinks.
+ *
+ * @example
+ * ```ts
+ * import { OutputRoot } from "./safe_path.ts";
+ * const dir = await Deno.makeTempDir();
+ * const root = await OutputRoot.open(dir);
+ * const target = await root.prepare("a/b.txt"); // creates <dir>/a
+ * await Deno.writeTextFile(target, "hello");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class OutputRoot {
+  /** The output folder, absolute and free of symlinks. */
+  readonly path: string;
+  /** Directories already checked (and created) during this run. */
+  readonly #checked = new Set<string>();
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  /**
+   * Creates the folder if needed and resolves it to its real path.
+   * @param dir the output folder as the user gave it
+   */
+  static async open(dir: string): Promise<OutputRoot> {
+    await Deno.mkdir(dir, { recursive: true });
+    return new OutputRoot(await Deno.realPath(dir));
+  }
+
+  /**
+   * The absolute target of a dataset path: checked with
+   * {@linkcode unsafePathReason}, resolved below the root, every existing
+   * directory on the way resolved through its symlinks and found inside the
+   * root, missing directories created, and the result checked once more.
+   * Throws {@linkcode UnsafePathError} for a path it refuses.
+   * @param path the dataset path
+   */
+  async prepare(path: string): Promise<string> {
+    const reason = unsafePathReason(path);
+    if (reason !== undefined) throw new UnsafePathError(path, reason);
+    const target = join(this.path, ...path.split("/"));
+    if (!isInside(this.path, target) || target === this.path) {
+      throw new UnsafePathError(path, "it resolves outside the output folder");
+    }
+    const parent = dirname(target);
+    if (!this.#checked.has(parent)) {
+      await this.#checkExisting(path, parent);
+      await Deno.mkdir(parent, { recursive: true });
+      await this.#checkReal(path, parent);
+      this.#checked.add(parent);
+    }
+    return target;
+  }
+
+  /** Walks the directories from the root to `parent` while they exist. */
+  async #checkExisting(path: string, parent: string): Promise<void> {
+    const steps = relative(this.path, parent).split(sep).filter(Boolean);
+    let dir = this.path;
+    for (const step of steps) {
+      dir = join(dir, step);
+      if (this.#checked.has(dir)) continue;
+      try {
+        await this.#checkReal(path, dir);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+        if (await exists(dir)) {
+          throw new UnsafePathError(path, `${dir} is a dangling symlink`);
+        }
+        return;
+      }
+    }
+  }
+
+  async #checkReal(path: string, dir: string): Promise<void> {
+    const real = await Deno.realPath(dir);
+    if (!isInside(this.path, real)) {
+      throw new UnsafePathError(
+        path,
+        `${dir} leads outside the output folder (to ${real})`,
+      );
+    }
+  }
+}
+
+/** Whether something (a dangling symlink included) is at `path`. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

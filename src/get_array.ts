@@ -1,0 +1,233 @@
+/**
+ * `getArray`: read a Zarr array, or a selection of it. Given a `RepoFsPool`,
+ * the selection is cut along its first axis at chunk boundaries and every
+ * worker fetches and decodes its own share; the shares are joined here.
+ *
+ * @module
+ */
+
+import type * as zarr from "zarrita";
+import {
+  type ArrayPartResult,
+  type ArraySelection,
+  openArray,
+  readSelection,
+} from "./array_part.ts";
+import type { RepoFsPool } from "./pool.ts";
+import type { RepoFs } from "./repo_fs.ts";
+
+/**
+ * Reads array `arrayPath` of the Zarr hierarchy (v2 or v3) in dataset
+ * directory `root`, or `selection` of it, as `zarr.get` would. With a
+ * `RepoFs` it decodes on the calling thread. With a `RepoFsPool` the
+ * selection is split along its first axis into about `pool.size` parts at
+ * chunk boundaries, each worker reads and decodes one, and the parts are
+ * joined into one C-order result. Arrays of booleans and strings are
+ * decoded on the calling thread (their bytes still come through the pool).
+ * A point selection gives shape `[]` and one value.
+ *
+ * @example
+ * ```ts ignore
+ * import * as zarr from "zarrita";
+ * import { RepoFs, RepoFsPool } from "../mod.ts";
+ * import { getArray } from "./get_array.ts";
+ *
+ * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * await using pool = new RepoFsPool(fs, { workers: 4 });
+ * const { data, shape } = await getArray(pool, "climate.zarr", "temperature", [
+ *   zarr.slice(0, 365),
+ *   null,
+ *   null,
+ * ]);
+ * ```
+ *
+ * @param source where to read: a `RepoFs`, or a `RepoFsPool` to decode in its workers
+ * @param root dataset directory holding the hierarchy (`""`: the dataset root)
+ * @param arrayPath the array's path inside the hierarchy
+ * @param selection what to read; everything when absent
+ */
+export async function getArray(
+  source: RepoFs | RepoFsPool,
+  root: string,
+  arrayPath: string,
+  selection: ArraySelection = null,
+): Promise<zarr.Chunk<zarr.DataType>> {
+  const arr = await openArray(source, root, arrayPath);
+  if (!("readArrayParts" in source) || !decodesToTypedArray(arr)) {
+    return await readSelection(arr, selection);
+  }
+  const parts = splitSelection(selection, arr.shape, arr.chunks, source.size);
+  const results = await source.readArrayParts(
+    parts.map((part) => ({ root, arrayPath, selection: part })),
+  );
+  return results.length === 1 ? results[0] : joinFirstAxis(results);
+}
+
+/** Whether decoded values are a typed array, which moves between threads. */
+function decodesToTypedArray(arr: zarr.Array<zarr.DataType, zarr.Readable>) {
+  return arr.is("number") || arr.is("bigint");
+}
+
+/**
+ * Cuts `selection` along its first axis into at most `count` selections
+ * whose boundaries fall on chunk boundaries, so that no chunk is read for
+ * two parts; read in order and joined, they give `selection`. An index on
+ * the first axis, a zero-dimensional array, a selection of fewer than two
+ * chunks along it, or a slice zarrita rejects gives `[selection]`.
+ *
+ * @example
+ * ```ts
+ * import * as zarr from "zarrita";
+ * import { splitSelection } from "./get_array.ts";
+ * // 100 rows in chunks of 10, two parts: rows 5..50 and 50..95
+ * splitSelection([zarr.slice(5, 95), 3], [100, 8], [10, 8], 2);
+ * // [[{ start: 5, stop: 50, step: 1 }, 3], [{ start: 50, stop: 95, step: 1 }, 3]]
+ * ```
+ *
+ * @param selection the whole selection
+ * @param shape the array's shape
+ * @param chunks the array's chunk shape
+ * @param count the most parts wanted
+ */
+export function splitSelection(
+  selection: ArraySelection,
+  shape: readonly number[],
+  chunks: readonly number[],
+  count: number,
+): ArraySelection[] {
+  const first = selection?.[0] ?? null;
+  if (shape.length === 0 || typeof first === "number") return [selection];
+  const indices = sliceIndices(first, shape[0]);
+  if (indices === undefined) return [selection];
+  const { start, step, length } = indices;
+  const chunkStarts = firstItemOfEachChunk(start, step, length, chunks[0]);
+  const parts = Math.min(count, chunkStarts.length);
+  if (parts < 2) return [selection];
+  const rest = selection?.slice(1) ?? [];
+  const boundary = (part: number) =>
+    part === parts
+      ? length
+      : chunkStarts[Math.floor(part * chunkStarts.length / parts)];
+  return Array.from({ length: parts }, (_, part) => {
+    const from = boundary(part);
+    const to = boundary(part + 1);
+    const slice = {
+      start: start + from * step,
+      stop: start + (to - 1) * step + 1,
+      step,
+    };
+    return [slice, ...rest];
+  });
+}
+
+/**
+ * Python's `slice.indices` for a step >= 1: the first index, the step and
+ * the number of items; `undefined` for a step zarrita rejects.
+ */
+function sliceIndices(
+  slice:
+    | { start: number | null; stop: number | null; step: number | null }
+    | null,
+  size: number,
+): { start: number; step: number; length: number } | undefined {
+  const step = slice?.step ?? 1;
+  if (!Number.isInteger(step) || step < 1) return undefined;
+  const clamp = (index: number | null | undefined, otherwise: number) => {
+    if (index === null || index === undefined) return otherwise;
+    return Math.min(size, Math.max(0, index < 0 ? index + size : index));
+  };
+  const start = clamp(slice?.start, 0);
+  const stop = clamp(slice?.stop, size);
+  return { start, step, length: Math.max(0, Math.ceil((stop - start) / step)) };
+}
+
+/** For each chunk the items `start + k * step` touch, the first such `k`. */
+function firstItemOfEachChunk(
+  start: number,
+  step: number,
+  length: number,
+  chunk: number,
+): number[] {
+  if (length === 0) return [];
+  const firsts: number[] = [];
+  const last = start + (length - 1) * step;
+  for (let c = Math.floor(start / chunk); c <= Math.floor(last / chunk); c++) {
+    const k = Math.max(0, Math.ceil((c * chunk - start) / step));
+    if (k < length && start + k * step < (c + 1) * chunk) firsts.push(k);
+  }
+  return firsts;
+}
+
+/** Parts that follow each other along the first axis, as one C-order result. */
+function joinFirstAxis(parts: ArrayPartResult[]): ArrayPartResult {
+  const inner = parts[0].shape.slice(1);
+  const rows = parts.reduce((sum, part) => sum + part.shape[0], 0);
+  const shape = [rows, ...inner];
+  const TypedArray = parts[0].data.constructor as new (
+    length: number,
+  ) => NumericTypedArray;
+  const data = new TypedArray(product(shape));
+  let offset = 0;
+  for (const part of parts) {
+    const values = part.data as NumericTypedArray;
+    if (isCContiguous(part)) data.set(values, offset);
+    else copyStrided(values, part.shape, part.stride, data, offset);
+    offset += product(part.shape);
+  }
+  return {
+    data: data as ArrayPartResult["data"],
+    shape,
+    stride: cStrides(shape),
+  };
+}
+
+/** A typed array of numbers or bigints, as far as joining needs it. */
+interface NumericTypedArray {
+  readonly length: number;
+  [index: number]: number | bigint;
+  set(values: ArrayLike<number | bigint>, offset: number): void;
+}
+
+function product(shape: readonly number[]): number {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+function cStrides(shape: readonly number[]): number[] {
+  const stride = new Array<number>(shape.length);
+  let step = 1;
+  for (let axis = shape.length - 1; axis >= 0; axis--) {
+    stride[axis] = step;
+    step *= shape[axis];
+  }
+  return stride;
+}
+
+function isCContiguous(part: ArrayPartResult): boolean {
+  const expected = cStrides(part.shape);
+  return part.shape.every((size, axis) =>
+    size <= 1 || part.stride[axis] === expected[axis]
+  );
+}
+
+/** Copies a strided array into `target` from `offset` on, in C order. */
+function copyStrided(
+  source: NumericTypedArray,
+  shape: readonly number[],
+  stride: readonly number[],
+  target: NumericTypedArray,
+  offset: number,
+): void {
+  const count = product(shape);
+  const index = new Array<number>(shape.length).fill(0);
+  let from = 0;
+  for (let i = 0; i < count; i++) {
+    target[offset + i] = source[from];
+    for (let axis = shape.length - 1; axis >= 0; axis--) {
+      index[axis]++;
+      from += stride[axis];
+      if (index[axis] < shape[axis]) break;
+      from -= stride[axis] * shape[axis];
+      index[axis] = 0;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * A zarrita store over a dataset: Zarr keys below a root directory become
+ * dataset paths, read with `catFile`. Whether a key exists is answered from
+ * the routing table, so a missing key costs no request.
+ *
+ * @module
+ */
+
+import type { AbsolutePath, AsyncReadable, RangeQuery } from "zarrita";
+import { normalizePath } from "./paths.ts";
+import type { FileInfo } from "./types.ts";
+
+/**
+ * What a Zarr store needs of a dataset: a `RepoFs` or a `RepoFsPool`.
+ *
+ * @example
+ * ```ts
+ * import type { ByteSource } from "./zarr_store.ts";
+ * const files = new Map([["a.zarr/.zgroup", new TextEncoder().encode("{}")]]);
+ * const inMemory: ByteSource = {
+ *   catFile: (path, options = {}) =>
+ *     Promise.resolve(files.get(path)!.slice(options.start ?? 0, options.end)),
+ *   info: (path) =>
+ *     Promise.resolve({ name: path, type: "file", size: files.get(path)!.length }),
+ *   exists: (path) => Promise.resolve(files.has(path)),
+ * };
+ * ```
+ */
+export interface ByteSource {
+  /** The bytes of a file, or of `start`..`end` (end exclusive, negatives from the end). */
+  catFile(
+    path: string,
+    options?: { start?: number; end?: number; signal?: AbortSignal },
+  ): Promise<Uint8Array>;
+  /** The entry of a path. */
+  info(path: string): Promise<FileInfo>;
+  /** Whether the path is in the dataset. */
+  exists(path: string): Promise<boolean>;
+}
+
+/**
+ * A zarrita store that always has `getRange` (sharded arrays need it).
+ *
+ * @example
+ * ```ts ignore
+ * import type { RepoZarrStore } from "./zarr_store.ts";
+ * const store: RepoZarrStore = zarrStore(fs, "climate.zarr");
+ * const tail = await store.getRange("/temp/c/0/0", { suffixLength: 16 });
+ * ```
+ */
+export interface RepoZarrStore extends AsyncReadable {
+  /** The whole file at `key`; `undefined` for a missing key or a directory. */
+  get(
+    key: AbsolutePath,
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array | undefined>;
+  /** Part of the file at `key`; `undefined` for a missing key or a directory. */
+  getRange(
+    key: AbsolutePath,
+    range: RangeQuery,
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array | undefined>;
+}
+
+/**
+ * A zarrita `AsyncReadable` over the Zarr hierarchy stored in directory
+ * `root` of the dataset. Keys are zarrita's absolute paths
+ * (`/temperature/.zarray`) below `root`. A missing key or a directory
+ * resolves to `undefined` without any request; any other failure rejects.
+ *
+ * @example
+ * ```ts ignore
+ * import * as zarr from "zarrita";
+ * import { RepoFs } from "../mod.ts";
+ * import { zarrStore } from "./zarr_store.ts";
+ *
+ * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * const group = await zarr.open(zarrStore(fs, "climate.zarr"), { kind: "group" });
+ * const temp = await zarr.open(group.resolve("temperature"), { kind: "array" });
+ * const { data, shape } = await zarr.get(temp, [0, null, null]);
+ * ```
+ *
+ * @param source a `RepoFs` or a `RepoFsPool`
+ * @param root the directory holding the hierarchy; `""` is the dataset root
+ */
+export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {
+  const base = normalizePath(root);
+  const pathOf = (key: string) => base === "" ? key : `${base}/${key}`;
+
+  async function isFile(path: string): Promise<boolean> {
+    return await source.exists(path) &&
+      (await source.info(path)).type === "file";
+  }
+
+  return {
+    async get(key, options = {}) {
+      const path = pathOf(key);
+      if (!await isFile(path)) return undefined;
+      return await source.catFile(path, { signal: options.signal });
+    },
+    async getRange(key, range, options = {}) {
+      const path = pathOf(key);
+      const bounds = byteBounds(range);
+      if (!await isFile(path)) return undefined;
+      if (bounds === undefined) return new Uint8Array(0);
+      return await source.catFile(path, { ...bounds, signal: options.signal });
+    },
+  };
+}
+
+/** `catFile` bounds of a range query; `undefined` when it asks for no byte. */
+function byteBounds(
+  range: RangeQuery,
+): { start: number; end?: number } | undefined {
+  if ("suffixLength" in range) {
+    const { suffixLength } = range;
+    nonNegative("suffixLength", suffixLength);
+    return suffixLength === 0 ? undefined : { start: -suffixLength };
+  }
+  const { offset, length } = range;
+  nonNegative("offset", offset);
+  nonNegative("length", length);
+  return length === 0 ? undefined : { start: offset, end: offset + length };
+}
+
+function nonNegative(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be an integer >= 0, got ${value}`);
+  }
+}

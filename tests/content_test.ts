@@ -1,0 +1,520 @@
+import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  IsADirectoryError,
+  NotFoundError,
+  RepoConnectionError,
+  RepoFs,
+  type RepoFsOptions,
+  RepoHttpError,
+  RepoProtocolError,
+} from "../mod.ts";
+import { type Emulator, startEmulator } from "../emulator.ts";
+import { collect } from "../src/content.ts";
+import { patterned, recordingLogger } from "./support.ts";
+
+const TOKEN = "s3cr3t-token-value";
+const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 20 };
+const BIG = patterned(3 * 1024 * 1024 + 17, 3);
+
+const VARIED = {
+  "data/big.bin": BIG,
+  "data/empty.bin": "",
+  "data/nosize.bin": { content: patterned(5000, 9), listedSize: null },
+  "tables/survey.tab": {
+    content: "name\tvalue\nalpha\t1\nbeta\t2\n",
+    listedSize: 18,
+    contentType: "text/tab-separated-values",
+  },
+  "climate.zarr/.zgroup": '{"zarr_format":2}',
+  "climate.zarr/t/0.0": patterned(4096, 1),
+  "climate.zarr/t/0.1": patterned(4096, 2),
+  "7": patterned(100, 7),
+};
+
+function bytesOf(
+  value: Uint8Array | string | { content: Uint8Array | string },
+) {
+  const content = typeof value === "object" && "content" in value
+    ? value.content
+    : value;
+  return typeof content === "string"
+    ? new TextEncoder().encode(content)
+    : content;
+}
+
+async function setup(
+  options: Partial<RepoFsOptions> = {},
+  emulator: Parameters<typeof startEmulator>[0] = {},
+) {
+  const emu = await startEmulator({ files: VARIED, token: TOKEN, ...emulator });
+  const fs = new RepoFs({
+    host: emu.host,
+    pid: emu.pid,
+    token: TOKEN,
+    retry: FAST_RETRY,
+    ...options,
+  });
+  return { emu, fs, [Symbol.asyncDispose]: () => emu.close() };
+}
+
+function assertNoTokenLeak(emu: Emulator) {
+  equal(
+    emu.counters.storeRequestsWithToken,
+    0,
+    "the token never reaches the store",
+  );
+}
+
+/** A tiny deterministic random generator, so failures are reproducible. */
+function random(seed: number) {
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+Deno.test("every byte of every file, whole and in random ranges", async () => {
+  await using t = await setup({ headConcurrency: 2 });
+  const paths = Object.keys(VARIED);
+  for (const path of paths) {
+    deepStrictEqual(
+      await t.fs.catFile(path),
+      bytesOf(VARIED[path as keyof typeof VARIED]),
+      path,
+    );
+  }
+  const next = random(42);
+  for (let i = 0; i < 120; i++) {
+    const path = paths[Math.floor(next() * paths.length)];
+    const source = bytesOf(VARIED[path as keyof typeof VARIED]);
+    const n = source.byteLength;
+    const start = Math.floor(next() * (n + 10)) - (next() < 0.3 ? n : 0);
+    const end = next() < 0.2
+      ? undefined
+      : Math.floor(next() * (n + 10)) - (next() < 0.3 ? n : 0);
+    const expected = end === undefined
+      ? source.slice(start)
+      : source.slice(start, end);
+    deepStrictEqual(
+      await t.fs.catFile(path, { start, end }),
+      expected,
+      `${path} ${start}..${end}`,
+    );
+  }
+  equal(t.emu.counters.heads, paths.length, "one HEAD per file read");
+  assertNoTokenLeak(t.emu);
+});
+
+Deno.test("fsspec range semantics", async () => {
+  await using t = await setup();
+  const f = "climate.zarr/t/0.0";
+  const src = bytesOf(VARIED[f]);
+  const cases: [number | undefined, number | undefined, Uint8Array][] = [
+    [undefined, undefined, src],
+    [0, 100, src.slice(0, 100)],
+    [100, 0, new Uint8Array(0)],
+    [5, 5, new Uint8Array(0)],
+    [-10, undefined, src.slice(-10)],
+    [-10, -2, src.slice(-10, -2)],
+    [10, -10, src.slice(10, -10)],
+    [4000, 9999, src.slice(4000)],
+    [9999, undefined, new Uint8Array(0)],
+    [9999, 10005, new Uint8Array(0)],
+    [-99999, 3, src.slice(0, 3)],
+  ];
+  for (const [start, end, expected] of cases) {
+    deepStrictEqual(
+      await t.fs.catFile(f, { start, end }),
+      expected,
+      `${start}..${end}`,
+    );
+  }
+  await rejects(t.fs.catFile(f, { start: 1.5 }), TypeError);
+  await rejects(t.fs.catFile("climate.zarr"), IsADirectoryError);
+  await rejects(t.fs.catFile("climate.zarr/t/9.9"), NotFoundError);
+});
+
+Deno.test("zero-byte files and files without a listed size", async () => {
+  await using t = await setup();
+  deepStrictEqual(await t.fs.catFile("data/empty.bin"), new Uint8Array(0));
+  deepStrictEqual(
+    await t.fs.catFile("data/empty.bin", { start: 0, end: 10 }),
+    new Uint8Array(0),
+  );
+  deepStrictEqual(
+    await t.fs.catFile("data/empty.bin", { start: -4 }),
+    new Uint8Array(0),
+  );
+  equal((await t.fs.info("data/nosize.bin")).size, null);
+  const nosize = bytesOf(VARIED["data/nosize.bin"]);
+  deepStrictEqual(await t.fs.catFile("data/nosize.bin"), nosize);
+  deepStrictEqual(
+    await t.fs.catFile("data/nosize.bin", { start: -100, end: -50 }),
+    nosize.slice(-100, -50),
+  );
+});
+
+Deno.test("a full read returns more than the listed size (ingested tabular files)", async () => {
+  await using t = await setup();
+  const info = await t.fs.info("tables/survey.tab");
+  equal(info.size, 18);
+  const text = new TextDecoder().decode(
+    await t.fs.catFile("tables/survey.tab"),
+  );
+  equal(text, "name\tvalue\nalpha\t1\nbeta\t2\n");
+  const file = await t.fs.open("tables/survey.tab");
+  equal(new TextDecoder().decode(await collect(file.stream())), text);
+  equal(
+    new TextDecoder().decode(
+      await t.fs.catFile("tables/survey.tab", { start: -7 }),
+    ),
+    "beta\t2\n",
+  );
+});
+
+Deno.test("one HEAD per file id, shared by concurrent reads, limited by headConcurrency", async () => {
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 50; i++) files[`chunks/${i}`] = patterned(256, i);
+  await using t = await setup({ headConcurrency: 3 }, {
+    files,
+    faults: { latencyMs: 20 },
+  });
+  const reads = Object.keys(files).flatMap((
+    p,
+  ) => [t.fs.catFile(p), t.fs.catFile(p, { start: 10, end: 20 })]);
+  const got = await Promise.all(reads);
+  Object.values(files).forEach((bytes, i) => {
+    deepStrictEqual(got[2 * i], bytes);
+    deepStrictEqual(got[2 * i + 1], bytes.slice(10, 20));
+  });
+  equal(t.emu.counters.heads, 50);
+  equal(t.emu.counters.peakConcurrentHeads, 3);
+  ok(
+    t.emu.counters.peakConcurrentStoreGets > 3,
+    "store GETs do not wait on the HEAD semaphore",
+  );
+  const id = t.emu.fileId("chunks/0");
+  const url = await t.fs.resolveDownloadUrl(id);
+  ok(url.startsWith(t.emu.storeOrigin));
+  ok(url.includes("X-Amz-Signature="));
+  equal(t.emu.counters.heads, 50, "cached: no new HEAD");
+  assertNoTokenLeak(t.emu);
+});
+
+Deno.test("getConcurrency bounds simultaneous content GETs", async () => {
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 12; i++) files[`c/${i}`] = patterned(64, i);
+  await using t = await setup({ getConcurrency: 2, headConcurrency: 12 }, {
+    files,
+    faults: { latencyMs: 15 },
+  });
+  await Promise.all(Object.keys(files).map((p) => t.fs.catFile(p)));
+  equal(t.emu.counters.peakConcurrentStoreGets, 2);
+  await rejects(
+    async () =>
+      new RepoFs({ host: t.emu.host, pid: t.emu.pid, getConcurrency: 0 }),
+    /getConcurrency/,
+  );
+});
+
+Deno.test("HEAD debug lines report wait and total time, and never the token", async () => {
+  const logger = recordingLogger();
+  await using t = await setup({ logger, headConcurrency: 1 }, {
+    faults: { latencyMs: 10 },
+  });
+  await Promise.all([t.fs.catFile("7"), t.fs.catFile("climate.zarr/.zgroup")]);
+  const heads = logger.lines.filter((l) =>
+    l.level === "debug" && l.msg.startsWith("HEAD")
+  );
+  equal(heads.length, 2);
+  for (const line of heads) {
+    ok(
+      /waited \d+\.\d ms for the semaphore, \d+\.\d ms in total/.test(line.msg),
+      line.msg,
+    );
+  }
+  const waits = heads.map((l) => Number(/waited (\S+) ms/.exec(l.msg)![1]));
+  ok(Math.max(...waits) >= 5, "the second HEAD waited for the first");
+  ok(
+    logger.lines.every((l) =>
+      !l.msg.includes(TOKEN) && !l.msg.includes("Signature")
+    ),
+  );
+});
+
+Deno.test("no-redirect mode: content from the access endpoint, with the token", async () => {
+  await using t = await setup({}, { faults: { redirect: false } });
+  deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG);
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: 1000, end: 1010 }),
+    BIG.slice(1000, 1010),
+  );
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: -3 }),
+    BIG.slice(-3),
+  );
+  equal(t.emu.counters.storeGets, 0);
+  ok(t.emu.counters.accessGets >= 3);
+  equal(
+    await t.fs.resolveDownloadUrl(t.emu.fileId("data/big.bin")),
+    `${t.emu.host}/api/access/datafile/${t.emu.fileId("data/big.bin")}`,
+  );
+});
+
+Deno.test("repository errors carry its message: 401, 403 restricted, 404, 400 guestbook", async () => {
+  await using t = await setup({}, {
+    files: { ...VARIED, "restricted.bin": { content: "x", restricted: true } },
+  });
+  await rejects(t.fs.catFile("restricted.bin"), (e: unknown) => {
+    ok(e instanceof RepoHttpError);
+    equal(e.status, 403);
+    ok(/Not authorized/.test(e.message), e.message);
+    return true;
+  });
+  await rejects(t.fs.resolveDownloadUrl(999999), (e: unknown) => {
+    ok(
+      e instanceof RepoHttpError && e.status === 404 &&
+        /File not found/.test(e.message),
+      String(e),
+    );
+    return true;
+  });
+  t.emu.faults.failures.push({
+    target: "repo",
+    status: 400,
+    count: 2,
+    pathIncludes: "/access/",
+  });
+  await rejects(t.fs.catFile("7"), (e: unknown) => {
+    ok(e instanceof RepoHttpError && e.status === 400, String(e));
+    ok(/guestbook response is required/.test(e.message), e.message);
+    return true;
+  });
+  equal(t.emu.faults.failures.length, 0, "HEAD, then a GET for the message");
+  const wrong = new RepoFs({
+    host: t.emu.host,
+    pid: t.emu.pid,
+    token: "wrong",
+  });
+  await rejects(wrong.resolveDownloadUrl(t.emu.fileId("7")), (e: unknown) => {
+    ok(
+      e instanceof RepoHttpError && e.status === 401 &&
+        /Bad API key/.test(e.message),
+      String(e),
+    );
+    ok(!String(e).includes("wrong"));
+    return true;
+  });
+});
+
+Deno.test("429 bursts and 502/503/504 are retried; 500 is not; retries are bounded", async () => {
+  await using t = await setup();
+  t.emu.faults.failures.push(
+    { target: "listing", status: 429, count: 2 },
+    { target: "head", status: 503, count: 1 },
+    { target: "store", status: 502, count: 1 },
+    { target: "store", status: 504, count: 1 },
+    { target: "store", status: 429, count: 2 },
+  );
+  deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));
+  equal(t.emu.counters.failuresInjected, 7);
+  t.emu.faults.failures.push({ target: "store", status: 500, count: 5 });
+  await rejects(
+    t.fs.catFile("7", { start: 1, end: 2 }),
+    (e: unknown) => e instanceof RepoHttpError && e.status === 500,
+  );
+  equal(t.emu.counters.failuresInjected, 8, "500 is not retried");
+  t.emu.faults.failures.length = 0;
+  const stubborn = new RepoFs({
+    host: t.emu.host,
+    pid: t.emu.pid,
+    token: TOKEN,
+    retry: { ...FAST_RETRY, retries: 2 },
+  });
+  t.emu.faults.failures.push({ target: "head", status: 429, count: 100 });
+  await rejects(
+    stubborn.catFile("7"),
+    (e: unknown) => e instanceof RepoHttpError && e.status === 429,
+  );
+  equal(t.emu.counters.failuresInjected, 11, "first attempt + 2 retries");
+  t.emu.faults.failures.length = 0;
+});
+
+Deno.test("Retry-After is honoured", async () => {
+  await using t = await setup({ retry: { baseDelayMs: 0, maxDelayMs: 5000 } });
+  await t.fs.ls("");
+  t.emu.faults.failures.push({
+    target: "store",
+    status: 429,
+    count: 1,
+    retryAfter: "1",
+  });
+  const started = performance.now();
+  deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));
+  ok(
+    performance.now() - started >= 950,
+    "waited the second the server asked for",
+  );
+});
+
+Deno.test("truncated bodies, dropped connections and short bodies are retried, never returned", async () => {
+  await using t = await setup();
+  for (const fault of ["truncate", "drop", "shortBody"] as const) {
+    t.emu.faults[fault] = 2;
+    deepStrictEqual(
+      await t.fs.catFile("data/big.bin", { start: 100, end: 200_100 }),
+      BIG.slice(100, 200_100),
+      fault,
+    );
+    equal(t.emu.faults[fault], 0, `${fault} was exercised`);
+    t.emu.faults[fault] = 2;
+    deepStrictEqual(
+      await t.fs.catFile("data/big.bin", { start: 1 }),
+      BIG.slice(1),
+      `${fault} to the end`,
+    );
+    equal(t.emu.faults[fault], 0, `${fault} was exercised`);
+  }
+  for (const fault of ["truncate", "drop"] as const) {
+    t.emu.faults[fault] = 2;
+    deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG, `${fault} whole`);
+    equal(t.emu.faults[fault], 0, `${fault} was exercised`);
+  }
+});
+
+Deno.test("a server answering 200 to a Range: only the needed bytes are kept", async () => {
+  await using t = await setup({}, { faults: { ignoreRange: true } });
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: 2_000_000, end: 2_000_010 }),
+    BIG.slice(2_000_000, 2_000_010),
+  );
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: -5 }),
+    BIG.slice(-5),
+  );
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: 3_000_000 }),
+    BIG.slice(3_000_000),
+  );
+  deepStrictEqual(
+    await t.fs.catFile("climate.zarr/t/0.1", { start: 10, end: 20 }),
+    bytesOf(VARIED["climate.zarr/t/0.1"]).slice(10, 20),
+  );
+});
+
+Deno.test("expired URLs are re-resolved: before expiry, and after a 403 from the store", async () => {
+  await using t = await setup({}, { urlLifetimeSeconds: 1 });
+  deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));
+  equal(t.emu.counters.heads, 1);
+  await new Promise((r) => setTimeout(r, 2100));
+  deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));
+  equal(t.emu.counters.heads, 2, "re-resolved once");
+
+  await using long = await setup({}, { urlLifetimeSeconds: 3600 });
+  deepStrictEqual(
+    await long.fs.catFile("7", { start: 0, end: 5 }),
+    bytesOf(VARIED["7"]).slice(0, 5),
+  );
+  long.emu.expireUrls();
+  deepStrictEqual(
+    await long.fs.catFile("7", { start: 5, end: 9 }),
+    bytesOf(VARIED["7"]).slice(5, 9),
+  );
+  deepStrictEqual(await long.fs.catFile("data/big.bin"), BIG);
+  equal(long.emu.counters.heads, 3, "7 twice (after the 403), big.bin once");
+  long.emu.faults.failures.push({ target: "store", status: 403, count: 10 });
+  await rejects(
+    long.fs.catFile("7"),
+    (e: unknown) => e instanceof RepoHttpError && e.status === 403,
+  );
+  equal(
+    long.emu.counters.failuresInjected,
+    2,
+    "one re-resolve, then the error",
+  );
+  long.emu.faults.failures.length = 0;
+});
+
+Deno.test("timeouts and aborts end a request; nothing hangs", async () => {
+  await using t = await setup({
+    timeoutMs: 150,
+    retry: { retries: 1, baseDelayMs: 1 },
+  });
+  await t.fs.ls("");
+  t.emu.faults.latencyMs = 2000;
+  await rejects(t.fs.catFile("7"), (e: unknown) => {
+    ok(e instanceof RepoConnectionError, String(e));
+    ok(/no answer within 150 ms/.test(e.message));
+    ok(!e.message.includes("X-Amz"));
+    return true;
+  });
+  const patient = new RepoFs({
+    host: t.emu.host,
+    pid: t.emu.pid,
+    token: TOKEN,
+  });
+  await patient.ls("");
+  const controller = new AbortController();
+  const read = patient.catFile("7", { signal: controller.signal });
+  setTimeout(() => controller.abort(new Error("user gave up")), 50);
+  await rejects(read, /user gave up/);
+  t.emu.faults.latencyMs = 0;
+});
+
+Deno.test("a protocol-breaking Content-Range is a RepoProtocolError", async () => {
+  await using emu = await startEmulator({ files: { a: patterned(100) } });
+  const lying: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status !== 206) return response;
+    const headers = new Headers(response.headers);
+    headers.set("content-range", "bytes 50-59/100");
+    return new Response(response.body, { status: 206, headers });
+  };
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid, fetch: lying });
+  await rejects(fs.catFile("a", { start: 0, end: 10 }), (e: unknown) => {
+    ok(e instanceof RepoProtocolError);
+    ok(/bytes=0-9/.test(e.message) && /50-59/.test(e.message), e.message);
+    return true;
+  });
+});
+
+Deno.test("open(): random access and a stream that resumes after a dropped connection", async () => {
+  await using t = await setup();
+  const file = await t.fs.open("data/big.bin");
+  equal(file.path, "data/big.bin");
+  equal(file.size, BIG.byteLength);
+  deepStrictEqual(await file.read(10, 20), BIG.slice(10, 20));
+  deepStrictEqual(await collect(file.stream()), BIG);
+  t.emu.faults.truncate = 1;
+  const before = t.emu.counters.storeGets;
+  deepStrictEqual(
+    await collect(file.stream()),
+    BIG,
+    "resumed where it stopped",
+  );
+  equal(t.emu.counters.storeGets - before, 2);
+  const reader = file.stream().getReader();
+  ok((await reader.read()).value!.byteLength > 0);
+  await reader.cancel();
+  await rejects(t.fs.open("data"), IsADirectoryError);
+});
+
+Deno.test("the token goes to the repository only, and never into errors", async () => {
+  await using t = await setup({}, { faults: { latencyMs: 0 } });
+  const errors: string[] = [];
+  t.emu.faults.failures.push({ target: "store", status: 500, count: 1 });
+  try {
+    await t.fs.catFile("7");
+  } catch (e) {
+    errors.push(
+      String(e),
+      (e as Error).message,
+      JSON.stringify(e),
+      (e as Error).stack ?? "",
+    );
+  }
+  equal(errors.length, 4);
+  for (const text of errors) {
+    ok(!text.includes(TOKEN), text);
+    ok(!text.includes("X-Amz-Signature"), text);
+  }
+  deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG);
+  assertNoTokenLeak(t.emu);
+});

@@ -1,0 +1,89 @@
+/**
+ * A worker of a `RepoFsPool`: it holds a `RepoFs` rebuilt from the main
+ * thread's serialised form, reads bytes and array parts, and asks the main
+ * thread for content URLs so the pool keeps one HEAD budget and one URL per
+ * file.
+ *
+ * @module
+ */
+
+/// <reference lib="deno.worker" />
+
+import type { ResolvedUrl, UrlResolver } from "../src/download_urls.ts";
+import {
+  type FromWorker,
+  flattenError,
+  reviveError,
+  type ToWorker,
+  transferables,
+} from "../src/pool_protocol.ts";
+import { RepoFs } from "../src/repo_fs.ts";
+
+let fs: RepoFs | undefined;
+let asks = 0;
+const asked = new Map<
+  number,
+  { resolve: (url: ResolvedUrl) => void; reject: (e: Error) => void }
+>();
+
+const mainThreadUrls: UrlResolver = {
+  resolve(fileId, stale) {
+    const ask = ++asks;
+    return new Promise((resolve, reject) => {
+      asked.set(ask, { resolve, reject });
+      post({ type: "resolve", ask, fileId, stale });
+    });
+  },
+};
+
+function post(message: FromWorker, transfer: Transferable[] = []): void {
+  self.postMessage(message, transfer);
+}
+
+async function run(job: number, work: () => Promise<FromWorker>) {
+  try {
+    const answer = await work();
+    const payload = answer.type === "bytes"
+      ? answer.bytes
+      : answer.type === "array"
+      ? answer.part.data
+      : undefined;
+    post(answer, transferables(payload));
+  } catch (error) {
+    post({ type: "failed", job, error: flattenError(error) });
+  }
+}
+
+self.onmessage = (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  switch (message.type) {
+    case "init":
+      fs = RepoFs.fromSerialized(message.serialized, {
+        urlResolver: mainThreadUrls,
+      });
+      return;
+    case "resolved": {
+      const waiting = asked.get(message.ask);
+      asked.delete(message.ask);
+      if (message.url) waiting?.resolve(message.url);
+      else waiting?.reject(reviveError(message.error!));
+      return;
+    }
+    case "cat":
+      return void run(message.job, async () => ({
+        type: "bytes",
+        job: message.job,
+        bytes: await fs!.catFile(message.path, message),
+      }));
+    case "array":
+      return void run(message.job, async () => {
+        const { readArrayPart } = await import("../src/array_part.ts");
+        const part = await readArrayPart(fs!, message.request);
+        return { type: "array", job: message.job, part };
+      });
+    case "crash":
+      setTimeout(() => {
+        throw new Error(message.reason);
+      });
+  }
+};
