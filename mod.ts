@@ -48,3 +48,9 @@ export type {
 } from "./src/download_urls.ts";
 export type { CompactListing, RejectedEntry } from "./src/routing_table.ts";
 export type { AccessAnswer } from "./src/repo_api.ts";
+export type {
+  ArrayPartRequest,
+  ArrayPartResult,
+  ArraySelection,
+  ArrayValues,
+} from "./src/array_part.ts";

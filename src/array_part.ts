@@ -12,8 +12,9 @@ import { type ByteSource, zarrStore } from "./zarr_store.ts";
 
 /**
  * A zarrita selection: per axis an index (the axis is dropped), `null` (the
- * whole axis) or a slice; missing trailing axes are whole. `null` selects
- * everything. Plain data, so it survives `postMessage`.
+ * whole axis) or a slice. Missing trailing axes are whole, as in NumPy
+ * (`zarr.get` itself needs one entry per axis). `null` selects everything.
+ * Plain data, so it survives `postMessage`.
  *
  * @example
  * ```ts
@@ -31,21 +32,64 @@ export type ArraySelection =
   | null;
 
 /**
- * Decoded values in `data`, laid out by `shape` and `stride` (elements, not
- * bytes), as `zarr.get` returns them. A point selection (every axis an
- * index) has shape `[]` and one value.
+ * Decoded values: a typed array for numeric data types (`Float32Array` for
+ * float32, `BigInt64Array` for int64, ...), zarrita's `BoolArray`,
+ * `UnicodeStringArray` or `ByteStringArray` for booleans and fixed-length
+ * strings, a plain array for variable-length strings and objects.
  *
  * @example
  * ```ts
- * import type { ArrayPartResult } from "./array_part.ts";
- * const twoByThree: ArrayPartResult = {
+ * import type { ArrayValues } from "./array_part.ts";
+ * const values: ArrayValues = new Float32Array([1.5, 2.5]);
+ * ```
+ */
+export type ArrayValues =
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array
+  | { readonly length: number };
+
+/**
+ * An array or a selection of it, decoded, as `zarr.get` returns it: values
+ * in `data`, laid out by `shape` and `stride` (in elements). A point
+ * selection (every axis an index) has shape `[]` and one value.
+ *
+ * @example
+ * ```ts
+ * import type { ArrayResult } from "./array_part.ts";
+ * const twoByThree: ArrayResult = {
  *   data: new Float32Array([1, 2, 3, 4, 5, 6]),
  *   shape: [2, 3],
  *   stride: [3, 1],
  * };
  * ```
  */
-export type ArrayPartResult = zarr.Chunk<zarr.DataType>;
+export interface ArrayResult {
+  /** The values. */
+  data: ArrayValues;
+  /** Length of each axis. */
+  shape: number[];
+  /** Elements between neighbours along each axis. */
+  stride: number[];
+}
+
+/**
+ * What a pool worker returns for one {@linkcode ArrayPartRequest}.
+ *
+ * @example
+ * ```ts
+ * import type { ArrayPartResult } from "./array_part.ts";
+ * const rows: ArrayPartResult = { data: new Int16Array(6), shape: [2, 3], stride: [3, 1] };
+ * ```
+ */
+export type ArrayPartResult = ArrayResult;
 
 /**
  * One part of a `getArray` call, as a pool worker receives it.
@@ -121,9 +165,9 @@ export async function openArray(
 }
 
 /**
- * `zarr.get(arr, selection)`, except that a point selection or a
- * zero-dimensional array gives a result of shape `[]` holding the one value
- * instead of the bare value.
+ * `zarr.get(arr, selection)`, except that missing trailing axes are whole,
+ * and that a point selection or a zero-dimensional array gives a result of
+ * shape `[]` holding the one value instead of the bare value.
  *
  * @example
  * ```ts ignore
@@ -140,10 +184,32 @@ export async function readSelection(
   selection: ArraySelection,
 ): Promise<ArrayPartResult> {
   if (arr.shape.length === 0) return await arr.getChunk([]);
-  const asSlices = pointAsSlices(selection, arr.shape);
-  if (asSlices === undefined) return await zarr.get(arr, selection);
+  const full = padSelection(selection, arr.shape.length);
+  const asSlices = pointAsSlices(full, arr.shape);
+  if (asSlices === undefined) return await zarr.get(arr, full);
   const { data } = await zarr.get(arr, asSlices);
   return { data, shape: [], stride: [] };
+}
+
+/**
+ * The selection with `null` for each missing trailing axis.
+ *
+ * @example
+ * ```ts
+ * import { padSelection } from "./array_part.ts";
+ * padSelection([3], 3); // [3, null, null]
+ * padSelection(null, 3); // null
+ * ```
+ *
+ * @param selection a selection of up to `rank` axes
+ * @param rank the array's number of axes
+ */
+export function padSelection(
+  selection: ArraySelection,
+  rank: number,
+): ArraySelection {
+  if (selection === null || selection.length >= rank) return selection;
+  return [...selection, ...Array(rank - selection.length).fill(null)];
 }
 
 /**
@@ -159,9 +225,8 @@ function pointAsSlices(
   const slices: zarr.Slice[] = [];
   for (const [axis, index] of selection.entries()) {
     if (typeof index !== "number") return;
-    const at = Math.trunc(index) < 0
-      ? Math.trunc(index) + shape[axis]
-      : Math.trunc(index);
+    const whole = Math.trunc(index);
+    const at = whole < 0 ? whole + shape[axis] : whole;
     if (!(at >= 0 && at < shape[axis])) return;
     slices.push(zarr.slice(at, at + 1));
   }

@@ -22,9 +22,9 @@ import { Deadline, exchange, type Transport } from "./request.ts";
 import { retrying, type RetryPolicy, TransientError } from "./retry.ts";
 import { Semaphore } from "./semaphore.ts";
 
-/** The store refused a URL (expired or bad signature), or the repository changed its mind about redirecting. */
+/** The store refused `url` (expired or bad signature), or the repository changed its mind about redirecting. */
 class StaleUrlError extends Error {
-  constructor(readonly final: Error) {
+  constructor(readonly final: Error, readonly url: string) {
     super(final.message);
   }
 }
@@ -151,12 +151,11 @@ export class ContentReader {
       try {
         return await next();
       } catch (error) {
-        const url = open?.target.url;
         close();
         if (!(error instanceof StaleUrlError)) throw error;
         if (refreshed) throw error.final;
         refreshed = true;
-        stale = url;
+        stale = error.url;
         return await attempt();
       }
     };
@@ -275,14 +274,15 @@ export class ContentReader {
     read: (target: ResolvedUrl) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    const target = await this.urls.resolve(fileId);
+    let stale: string;
     try {
-      return await read(target);
+      return await read(await this.urls.resolve(fileId));
     } catch (error) {
       if (!(error instanceof StaleUrlError)) throw error;
       signal?.throwIfAborted();
+      stale = error.url;
     }
-    const fresh = await this.urls.resolve(fileId, target.url);
+    const fresh = await this.urls.resolve(fileId, stale);
     try {
       return await read(fresh);
     } catch (error) {
@@ -304,7 +304,7 @@ export class ContentReader {
     const redirected = response.status >= 300 && response.status < 400;
     const refused = response.status === 403 && !target.direct;
     return (redirected && target.direct) || refused
-      ? new StaleUrlError(error)
+      ? new StaleUrlError(error, target.url)
       : error;
   }
 

@@ -8,13 +8,31 @@
 
 import type * as zarr from "zarrita";
 import {
+  type ArrayPartRequest,
   type ArrayPartResult,
+  type ArrayResult,
   type ArraySelection,
   openArray,
+  padSelection,
   readSelection,
 } from "./array_part.ts";
-import type { RepoFsPool } from "./pool.ts";
-import type { RepoFs } from "./repo_fs.ts";
+import type { ByteSource } from "./zarr_store.ts";
+
+/**
+ * A pool that reads and decodes array parts in its workers: a `RepoFsPool`.
+ *
+ * @example
+ * ```ts ignore
+ * import type { DecodingPool } from "./get_array.ts";
+ * const pool: DecodingPool = new RepoFsPool(fs, { workers: 4 });
+ * ```
+ */
+export interface DecodingPool extends ByteSource {
+  /** Number of workers. */
+  readonly size: number;
+  /** Each request read and decoded by one worker; results in request order. */
+  readArrayParts(requests: ArrayPartRequest[]): Promise<ArrayPartResult[]>;
+}
 
 /**
  * Reads array `arrayPath` of the Zarr hierarchy (v2 or v3) in dataset
@@ -41,22 +59,23 @@ import type { RepoFs } from "./repo_fs.ts";
  * ]);
  * ```
  *
- * @param source where to read: a `RepoFs`, or a `RepoFsPool` to decode in its workers
+ * @param source a `RepoFs`, or a `RepoFsPool` to decode in its workers
  * @param root dataset directory holding the hierarchy (`""`: the dataset root)
  * @param arrayPath the array's path inside the hierarchy
  * @param selection what to read; everything when absent
  */
 export async function getArray(
-  source: RepoFs | RepoFsPool,
+  source: ByteSource | DecodingPool,
   root: string,
   arrayPath: string,
   selection: ArraySelection = null,
-): Promise<zarr.Chunk<zarr.DataType>> {
+): Promise<ArrayResult> {
   const arr = await openArray(source, root, arrayPath);
   if (!("readArrayParts" in source) || !decodesToTypedArray(arr)) {
     return await readSelection(arr, selection);
   }
-  const parts = splitSelection(selection, arr.shape, arr.chunks, source.size);
+  const full = padSelection(selection, arr.shape.length);
+  const parts = splitSelection(full, arr.shape, arr.chunks, source.size);
   const results = await source.readArrayParts(
     parts.map((part) => ({ root, arrayPath, selection: part })),
   );

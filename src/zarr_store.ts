@@ -6,9 +6,7 @@
  * @module
  */
 
-import type { AbsolutePath, AsyncReadable, RangeQuery } from "zarrita";
 import { normalizePath } from "./paths.ts";
-import type { FileInfo } from "./types.ts";
 
 /**
  * What a Zarr store needs of a dataset: a `RepoFs` or a `RepoFsPool`.
@@ -20,8 +18,7 @@ import type { FileInfo } from "./types.ts";
  * const inMemory: ByteSource = {
  *   catFile: (path, options = {}) =>
  *     Promise.resolve(files.get(path)!.slice(options.start ?? 0, options.end)),
- *   info: (path) =>
- *     Promise.resolve({ name: path, type: "file", size: files.get(path)!.length }),
+ *   info: () => Promise.resolve({ type: "file" }),
  *   exists: (path) => Promise.resolve(files.has(path)),
  * };
  * ```
@@ -32,14 +29,30 @@ export interface ByteSource {
     path: string,
     options?: { start?: number; end?: number; signal?: AbortSignal },
   ): Promise<Uint8Array>;
-  /** The entry of a path. */
-  info(path: string): Promise<FileInfo>;
+  /** The entry of a path; only its `type` is used here. */
+  info(path: string): Promise<{ type: "file" | "directory" }>;
   /** Whether the path is in the dataset. */
   exists(path: string): Promise<boolean>;
 }
 
 /**
- * A zarrita store that always has `getRange` (sharded arrays need it).
+ * Which bytes of a file `getRange` reads: `length` bytes from `offset`, or
+ * the last `suffixLength` bytes. zarrita's `RangeQuery`.
+ *
+ * @example
+ * ```ts
+ * import type { ByteRange } from "./zarr_store.ts";
+ * const shardIndex: ByteRange = { suffixLength: 16 * 64 + 4 };
+ * const innerChunk: ByteRange = { offset: 4096, length: 1024 };
+ * ```
+ */
+export type ByteRange = { offset: number; length: number } | {
+  suffixLength: number;
+};
+
+/**
+ * A zarrita `AsyncReadable` that always has `getRange` (sharded arrays
+ * need it). Keys are absolute: `/temperature/.zarray`.
  *
  * @example
  * ```ts ignore
@@ -48,16 +61,16 @@ export interface ByteSource {
  * const tail = await store.getRange("/temp/c/0/0", { suffixLength: 16 });
  * ```
  */
-export interface RepoZarrStore extends AsyncReadable {
+export interface RepoZarrStore {
   /** The whole file at `key`; `undefined` for a missing key or a directory. */
   get(
-    key: AbsolutePath,
+    key: `/${string}`,
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array | undefined>;
   /** Part of the file at `key`; `undefined` for a missing key or a directory. */
   getRange(
-    key: AbsolutePath,
-    range: RangeQuery,
+    key: `/${string}`,
+    range: ByteRange,
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array | undefined>;
 }
@@ -110,7 +123,7 @@ export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {
 
 /** `catFile` bounds of a range query; `undefined` when it asks for no byte. */
 function byteBounds(
-  range: RangeQuery,
+  range: ByteRange,
 ): { start: number; end?: number } | undefined {
   if ("suffixLength" in range) {
     const { suffixLength } = range;

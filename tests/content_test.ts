@@ -1,4 +1,10 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  ok,
+  rejects,
+  throws,
+} from "node:assert/strict";
 import {
   IsADirectoryError,
   NotFoundError,
@@ -207,9 +213,8 @@ Deno.test("getConcurrency bounds simultaneous content GETs", async () => {
   });
   await Promise.all(Object.keys(files).map((p) => t.fs.catFile(p)));
   equal(t.emu.counters.peakConcurrentStoreGets, 2);
-  await rejects(
-    async () =>
-      new RepoFs({ host: t.emu.host, pid: t.emu.pid, getConcurrency: 0 }),
+  throws(
+    () => new RepoFs({ host: t.emu.host, pid: t.emu.pid, getConcurrency: 0 }),
     /getConcurrency/,
   );
 });
@@ -419,6 +424,13 @@ Deno.test("expired URLs are re-resolved: before expiry, and after a 403 from the
   );
   deepStrictEqual(await long.fs.catFile("data/big.bin"), BIG);
   equal(long.emu.counters.heads, 3, "7 twice (after the 403), big.bin once");
+  long.emu.expireUrls();
+  deepStrictEqual(
+    await long.fs.catFile("data/big.bin"),
+    BIG,
+    "a whole read re-resolves too",
+  );
+  equal(long.emu.counters.heads, 4);
   long.emu.faults.failures.push({ target: "store", status: 403, count: 10 });
   await rejects(
     long.fs.catFile("7"),

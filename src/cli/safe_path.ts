@@ -12,7 +12,7 @@
 
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /\p{Cc}/u;
 const DRIVE_LETTER = /^[A-Za-z]:/;
 
 /**
@@ -133,7 +133,7 @@ export class OutputRoot {
     const reason = unsafePathReason(path);
     if (reason !== undefined) throw new UnsafePathError(path, reason);
     const target = join(this.path, ...path.split("/"));
-    if (!isInside(this.path, target) || target === this.path) {
+    if (!isInside(this.path, target)) {
       throw new UnsafePathError(path, "it resolves outside the output folder");
     }
     const parent = dirname(target);

@@ -1,0 +1,145 @@
+/**
+ * The listing commands: `ls`, `tree`, `find`, `glob`, `info` and
+ * `datasets`. Each prints human-readable lines, or JSON with `--json`.
+ *
+ * @module
+ */
+
+import { listCollection } from "../repo_fs.ts";
+import { integerOption } from "./args.ts";
+import type { Context } from "./context.ts";
+import { infoLines, lsLines } from "./format.ts";
+import { displayPath } from "./io.ts";
+import { drawTree, readTree } from "./tree.ts";
+
+/**
+ * `ls [PATH]`: the direct children of a directory (or the file itself).
+ *
+ * @example
+ * ```ts ignore
+ * const status = await ls(context); // prints "  18 B  README.md" lines
+ * ```
+ */
+export async function ls(context: Context): Promise<number> {
+  const fs = await context.dataset();
+  const entries = await fs.ls(context.arg(0) ?? "");
+  if (context.json) await context.out.json(entries);
+  else await printLines(context, lsLines(entries));
+  return 0;
+}
+
+/**
+ * `tree [PATH] [--maxdepth N]`: the tree drawn, or nested JSON.
+ *
+ * @example
+ * ```ts ignore
+ * const status = await tree(context); // prints "├── data/" lines
+ * ```
+ */
+export async function tree(context: Context): Promise<number> {
+  const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
+  const fs = await context.dataset();
+  const root = await readTree(fs, context.arg(0) ?? "", maxdepth);
+  if (context.json) await context.out.json(root);
+  else await printLines(context, drawTree(root));
+  return 0;
+}
+
+/**
+ * `find [PATH] [--maxdepth N] [--withdirs]`: paths below a directory.
+ *
+ * @example
+ * ```ts ignore
+ * const status = await find(context); // prints one path per line
+ * ```
+ */
+export async function find(context: Context): Promise<number> {
+  const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
+  const fs = await context.dataset();
+  const paths = await fs.find(context.arg(0) ?? "", {
+    maxdepth,
+    withdirs: context.line.values.withdirs === true,
+  });
+  await printPaths(context, paths);
+  return 0;
+}
+
+/**
+ * `glob PATTERN`: paths matching a pattern.
+ *
+ * @example
+ * ```ts ignore
+ * const status = await glob(context); // prints one path per line
+ * ```
+ */
+export async function glob(context: Context): Promise<number> {
+  const fs = await context.dataset();
+  await printPaths(context, await fs.glob(context.arg(0)!));
+  return 0;
+}
+
+/**
+ * `info PATH`: what the listing says about a path.
+ *
+ * @example
+ * ```ts ignore
+ * const status = await info(context); // prints "name: ..." lines
+ * ```
+ */
+export async function info(context: Context): Promise<number> {
+  const fs = await context.dataset();
+  const entry = await fs.info(context.arg(0)!);
+  if (context.json) await context.out.json(entry);
+  else await printLines(context, infoLines(entry));
+  return 0;
+}
+
+/**
+ * `datasets ALIAS`: the items of a collection, one line each with the value
+ * to pass as `--pid`; `--json` prints the items as the repository sent them.
+ *
+ * @example
+ * ```ts ignore
+ * const status = await datasets(context); // "doi:10.5072/FK2/X  dataset  https://doi.org/..."
+ * ```
+ */
+export async function datasets(context: Context): Promise<number> {
+  const items = await listCollection({
+    host: context.host(),
+    alias: context.arg(0)!,
+    token: await context.token(),
+  });
+  if (context.json) {
+    await context.out.json(items);
+    return 0;
+  }
+  await printLines(context, items.map(itemLine));
+  return 0;
+}
+
+/** One collection item: its persistent id (or id), type and URL. */
+function itemLine(item: unknown): string {
+  const fields =
+    (typeof item === "object" && item !== null ? item : {}) as Record<
+      string,
+      unknown
+    >;
+  const { protocol, authority, separator = "/", identifier } = fields;
+  const pid =
+    [protocol, authority, identifier].every((v) => typeof v === "string")
+      ? `${protocol}:${authority}${separator}${identifier}`
+      : `id ${fields.id ?? "?"}`;
+  return [pid, fields.type, fields.persistentUrl ?? fields.title]
+    .filter((part) => part !== undefined)
+    .map((part) => displayPath(String(part)))
+    .join("  ");
+}
+
+async function printPaths(context: Context, paths: string[]): Promise<void> {
+  if (context.json) await context.out.json(paths);
+  else await printLines(context, paths.map(displayPath));
+}
+
+async function printLines(context: Context, lines: string[]): Promise<void> {
+  if (lines.length > 0) await context.out.print(lines.join("\n"));
+}

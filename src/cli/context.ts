@@ -1,0 +1,132 @@
+/**
+ * What every command gets: the parsed command line, the output, and the
+ * dataset built from the global options (host, pid, token, version, HEAD
+ * limit, logger).
+ *
+ * @module
+ */
+
+import { RepoFs } from "../repo_fs.ts";
+import {
+  type CommandLine,
+  integerOption,
+  stringOption,
+  UsageError,
+} from "./args.ts";
+import type { Output } from "./io.ts";
+
+/** The environment variable the token is read from. */
+const TOKEN_VARIABLE = "REPO_API_TOKEN";
+
+/**
+ * One run of one command.
+ *
+ * @example
+ * ```ts
+ * import { Context } from "./context.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { Output } from "./io.ts";
+ * const context = new Context(parseCommandLine(["--json", "ls"]), new Output());
+ * console.log(context.json); // true
+ * ```
+ */
+export class Context {
+  /** The parsed command line. */
+  readonly line: CommandLine;
+  /** Where output goes. */
+  readonly out: Output;
+  /** `--json` was given. */
+  readonly json: boolean;
+  /** `--verbose` was given. */
+  readonly verbose: boolean;
+
+  /**
+   * @param line the parsed command line
+   * @param out where output goes
+   */
+  constructor(line: CommandLine, out: Output) {
+    this.line = line;
+    this.out = out;
+    this.json = line.values.json === true;
+    this.verbose = line.values.verbose === true;
+  }
+
+  /** The command's `index`th argument. */
+  arg(index: number): string | undefined {
+    return this.line.positionals[index];
+  }
+
+  /**
+   * `--host`, required.
+   * @throws {UsageError} when it is missing
+   */
+  host(): string {
+    const host = stringOption(this.line, "host");
+    if (host === undefined || host === "") {
+      throw new UsageError(
+        `${this.line.command?.name} needs --host`,
+        this.line.command?.name,
+      );
+    }
+    return host;
+  }
+
+  /**
+   * The API token: the contents of `--token-file` without its trailing
+   * newline, else `REPO_API_TOKEN`, else none. The token is hidden from
+   * every later stderr line.
+   */
+  async token(): Promise<string | undefined> {
+    const file = stringOption(this.line, "token-file");
+    let token: string | undefined;
+    if (file !== undefined) {
+      token = (await Deno.readTextFile(file)).replace(/(\r?\n)+$/, "");
+      if (token === "") throw new Error(`the token file ${file} is empty`);
+    } else {
+      token = readEnv(TOKEN_VARIABLE) || undefined;
+    }
+    if (token !== undefined) this.out.hide(token);
+    return token;
+  }
+
+  /**
+   * The dataset of `--host` and `--pid`, with the global options applied.
+   * @throws {UsageError} for a missing or malformed host or pid
+   */
+  async dataset(): Promise<RepoFs> {
+    const host = this.host();
+    const pid = stringOption(this.line, "pid");
+    const name = this.line.command?.name;
+    if (pid === undefined) throw new UsageError(`${name} needs --pid`, name);
+    const headConcurrency = integerOption(this.line, "head-concurrency", {
+      min: 1,
+    });
+    const version = stringOption(this.line, "dataset-version");
+    const token = await this.token();
+    try {
+      return new RepoFs({
+        host,
+        pid,
+        token,
+        ...(headConcurrency === undefined ? {} : { headConcurrency }),
+        ...(version === undefined ? {} : { version }),
+        ...(this.verbose ? { logger: this.out.logger() } : {}),
+      });
+    } catch (error) {
+      if (error instanceof TypeError) {
+        throw new UsageError(error.message, name);
+      }
+      throw error;
+    }
+  }
+}
+
+/** An environment variable, or `undefined` when unset or not readable. */
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * Where the command line writes: text and bytes to stdout, messages and log
+ * lines to stderr. Every stderr line passes through a filter that blanks out
+ * secrets (the API token), whatever produced the line.
+ *
+ * @module
+ */
+
+import type { Logger } from "../types.ts";
+
+const encoder = new TextEncoder();
+/** What `JSON.stringify` leaves as it is but a terminal must not see raw. */
+const RAW_AFTER_JSON = /[\u007f-\u009f\p{Bidi_Control}]/gu;
+const UNSHOWABLE = /[\p{Cc}\p{Bidi_Control}]/u;
+
+/**
+ * Something bytes can be written to, as `Deno.stdout` and `Deno.FsFile` are.
+ *
+ * @example
+ * ```ts
+ * import type { ByteSink } from "./io.ts";
+ * const sink: ByteSink = Deno.stdout;
+ * ```
+ */
+export interface ByteSink {
+  /** Writes some of `bytes`; resolves to how many. */
+  write(bytes: Uint8Array): Promise<number>;
+}
+
+/**
+ * Writes every byte, however many calls the sink needs.
+ *
+ * @example
+ * ```ts
+ * import { writeAll } from "./io.ts";
+ * await writeAll(Deno.stdout, new TextEncoder().encode("hello\n"));
+ * ```
+ */
+export async function writeAll(
+  sink: ByteSink,
+  bytes: Uint8Array,
+): Promise<void> {
+  let done = 0;
+  while (done < bytes.byteLength) {
+    done += await sink.write(bytes.subarray(done));
+  }
+}
+
+/**
+ * The process's output streams with secret redaction on stderr.
+ *
+ * @example
+ * ```ts
+ * import { Output } from "./io.ts";
+ * const out = new Output();
+ * out.hide("s3cret");
+ * await out.print("listing done");
+ * out.error("token s3cret refused"); // stderr: "repo-fs: token *** refused"
+ * ```
+ */
+export class Output {
+  readonly #secrets: string[] = [];
+  #progressShown = false;
+
+  /**
+   * Blanks `secret` out of everything written to stderr from now on.
+   * @param secret a value that must never be shown
+   */
+  hide(secret: string): void {
+    if (secret !== "") this.#secrets.push(secret);
+  }
+
+  /**
+   * Writes `text` and a newline to stdout.
+   * @param text the text to print
+   */
+  async print(text: string): Promise<void> {
+    await this.bytes(encoder.encode(`${text}\n`));
+  }
+
+  /**
+   * Writes `value` as indented JSON to stdout.
+   * @param value anything JSON can hold
+   */
+  async json(value: unknown): Promise<void> {
+    await this.print(JSON.stringify(value, null, 2));
+  }
+
+  /**
+   * Writes raw bytes to stdout.
+   * @param bytes the bytes
+   */
+  async bytes(bytes: Uint8Array): Promise<void> {
+    await writeAll(Deno.stdout, bytes);
+  }
+
+  /**
+   * Writes `repo-fs: <line>` to stderr, secrets blanked out.
+   * @param line the message; newlines in it become spaces
+   */
+  error(line: string): void {
+    this.stderr(`repo-fs: ${line.replace(/\s*\n\s*/g, " ")}\n`);
+  }
+
+  /**
+   * Writes text to stderr as it is, secrets blanked out, first clearing
+   * the progress line if one is shown.
+   * @param text the text, with its own newlines
+   */
+  stderr(text: string): void {
+    if (this.#progressShown) {
+      this.#progressShown = false;
+      this.#writeStderr("\r\x1b[2K");
+    }
+    this.#writeStderr(this.redact(text));
+  }
+
+  /**
+   * Replaces the progress line on stderr (a terminal) with `line`.
+   * @param line the new progress line, without newline
+   */
+  progress(line: string): void {
+    this.#writeStderr(`\r\x1b[2K${this.redact(line)}`);
+    this.#progressShown = true;
+  }
+
+  /**
+   * `text` with every hidden secret replaced by `***`.
+   * @param text any text
+   */
+  redact(text: string): string {
+    let clean = text;
+    for (const secret of this.#secrets) clean = clean.replaceAll(secret, "***");
+    return clean;
+  }
+
+  /**
+   * A logger writing `level: message` lines to stderr, for `--verbose`.
+   */
+  logger(): Logger {
+    const line = (level: string) => (msg: string) =>
+      this.stderr(`${level}: ${msg}\n`);
+    return { debug: line("debug"), info: line("info"), warn: line("warn") };
+  }
+
+  #writeStderr(text: string): void {
+    const bytes = encoder.encode(text);
+    let done = 0;
+    while (done < bytes.byteLength) {
+      done += Deno.stderr.writeSync(bytes.subarray(done));
+    }
+  }
+}
+
+/**
+ * A dataset path as it may be shown on a terminal: as it is when it is
+ * plain text, JSON-quoted (and bidirectional overrides escaped) when it holds
+ * control or text-direction characters: a hostile listing could otherwise
+ * move the cursor, clear the screen or show a name backwards.
+ *
+ * @example
+ * ```ts
+ * import { displayPath } from "./io.ts";
+ * displayPath("a/b.txt"); // "a/b.txt"
+ * displayPath("a\u001b[2J"); // '"a\\u001b[2J"'
+ * ```
+ */
+export function displayPath(path: string): string {
+  return UNSHOWABLE.test(path) ? quotePath(path) : path;
+}
+
+/**
+ * A dataset path in double quotes with JSON escapes, control and
+ * text-direction characters included, for messages.
+ *
+ * @example
+ * ```ts
+ * import { quotePath } from "./io.ts";
+ * quotePath("a/b.txt"); // '"a/b.txt"'
+ * quotePath("x\u202etxt.exe"); // '"x\\u202etxt.exe"'
+ * ```
+ */
+export function quotePath(path: string): string {
+  return JSON.stringify(path).replace(
+    RAW_AFTER_JSON,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The command line's entry: parses the arguments, runs the command, and
+ * turns any error into one line on stderr and an exit status.
+ *
+ * @module
+ */
+
+import { type CommandLine, parseCommandLine, UsageError } from "./args.ts";
+import { cat } from "./cat.ts";
+import { datasets, find, glob, info, ls, tree } from "./browse.ts";
+import { Context } from "./context.ts";
+import { emulate } from "./emulate.ts";
+import { get } from "./get.ts";
+import { Output } from "./io.ts";
+import { findCommand, helpText } from "./spec.ts";
+
+/** Exit status of a failure. */
+const FAILURE = 1;
+/** Exit status of bad usage. */
+const USAGE = 2;
+
+const RUNNERS: Record<string, (context: Context) => Promise<number>> = {
+  ls,
+  tree,
+  find,
+  glob,
+  info,
+  cat,
+  get,
+  datasets,
+  emulate,
+};
+
+/**
+ * Runs the `repo-fs` command line with `args` (without the program name)
+ * and resolves to the exit status: 0 success, 1 failure, 2 bad usage, 130
+ * interrupted. Output goes to the process's stdout and stderr.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "./main.ts";
+ * const status = await main(["--host", "repo.example.org", "--pid", "doi:10.5072/FK2/ABC", "ls"]);
+ * ```
+ */
+export async function main(args: readonly string[]): Promise<number> {
+  const out = new Output();
+  let line: CommandLine;
+  try {
+    line = parseCommandLine(args);
+  } catch (error) {
+    return usage(out, error as UsageError);
+  }
+  if (line.help) {
+    await out.print(helpText(line.command));
+    return 0;
+  }
+  const context = new Context(line, out);
+  try {
+    return await RUNNERS[line.command!.name](context);
+  } catch (error) {
+    if (error instanceof UsageError) return usage(out, error);
+    if (error instanceof Deno.errors.BrokenPipe) return 0;
+    if (context.verbose && error instanceof Error && error.stack) {
+      out.stderr(`${error.stack}\n`);
+    }
+    out.error(describe(error));
+    return FAILURE;
+  }
+}
+
+function usage(out: Output, error: UsageError): number {
+  const help = error.command && findCommand(error.command)
+    ? `repo-fs ${error.command} --help`
+    : "repo-fs --help";
+  out.error(`${error.message} (see ${help})`);
+  return USAGE;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error instanceof Deno.errors.NotFound && error.message === "") {
+    return "no such file or directory";
+  }
+  return error.message;
+}

@@ -1,0 +1,360 @@
+/**
+ * What the command line accepts: the global options, each command with its
+ * arguments and options, and the help text made from them.
+ *
+ * @module
+ */
+
+/**
+ * One `--option`.
+ *
+ * @example
+ * ```ts
+ * import type { OptionSpec } from "./spec.ts";
+ * const maxdepth: OptionSpec = { type: "string", value: "N", integer: true, description: "levels to descend" };
+ * ```
+ */
+export interface OptionSpec {
+  /** `boolean` for a flag, `string` for an option taking a value. */
+  type: "boolean" | "string";
+  /** One-letter alias. */
+  short?: string;
+  /** Placeholder of the value in help (`N`, `DIR`). */
+  value?: string;
+  /** The value must be an integer (checked when read). */
+  integer?: boolean;
+  /** One line of help. */
+  description: string;
+}
+
+/**
+ * What a command needs before it can run.
+ *
+ * @example
+ * ```ts
+ * import type { Needs } from "./spec.ts";
+ * const needs: Needs = "dataset"; // --host and --pid
+ * ```
+ */
+export type Needs = "dataset" | "host" | "nothing";
+
+/**
+ * One command.
+ *
+ * @example
+ * ```ts
+ * import type { CommandSpec } from "./spec.ts";
+ * const spec: CommandSpec = {
+ *   name: "glob", args: "PATTERN", min: 1, max: 1, needs: "dataset",
+ *   summary: "paths matching a glob pattern", options: {},
+ * };
+ * ```
+ */
+export interface CommandSpec {
+  /** The command word. */
+  name: string;
+  /** Its arguments as help shows them. */
+  args: string;
+  /** Fewest positional arguments. */
+  min: number;
+  /** Most positional arguments (`Infinity` for no limit). */
+  max: number;
+  /** What it needs: `--host` and `--pid`, `--host` only, or neither. */
+  needs: Needs;
+  /** One line for the command list. */
+  summary: string;
+  /** Paragraphs for its own help, after the usage line. */
+  details?: string;
+  /** Its own options. */
+  options: Record<string, OptionSpec>;
+}
+
+/**
+ * Options every command takes, before or after the command word.
+ *
+ * @example
+ * ```ts
+ * import { GLOBAL_OPTIONS } from "./spec.ts";
+ * console.log(GLOBAL_OPTIONS.host.value); // "H"
+ * ```
+ */
+export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  host: {
+    type: "string",
+    value: "H",
+    description:
+      "repository host (repo.example.org means https://repo.example.org/api) or URL with a scheme",
+  },
+  pid: {
+    type: "string",
+    value: "P",
+    description: "persistent id of the dataset, doi:<authority>/<identifier>",
+  },
+  "token-file": {
+    type: "string",
+    value: "F",
+    description:
+      "read the API token from file F (wins over REPO_API_TOKEN; a trailing newline is dropped)",
+  },
+  "head-concurrency": {
+    type: "string",
+    value: "N",
+    integer: true,
+    description:
+      "most simultaneous HEAD requests to the repository (default 3)",
+  },
+  "dataset-version": {
+    type: "string",
+    value: "V",
+    description:
+      "dataset version: :latest (default), :latest-published, :draft or a number like 1.0",
+  },
+  json: { type: "boolean", description: "machine-readable JSON on stdout" },
+  verbose: {
+    type: "boolean",
+    description: "log lines on stderr, stack traces on failure",
+  },
+  help: { type: "boolean", short: "h", description: "show help and exit" },
+};
+
+const MAXDEPTH: OptionSpec = {
+  type: "string",
+  value: "N",
+  integer: true,
+  description: "descend at most N levels (N >= 1)",
+};
+
+/**
+ * The commands, in help order.
+ *
+ * @example
+ * ```ts
+ * import { COMMANDS } from "./spec.ts";
+ * console.log(COMMANDS.map((c) => c.name).join(" ")); // "ls tree find glob info cat get datasets emulate"
+ * ```
+ */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "ls",
+    args: "[PATH]",
+    min: 0,
+    max: 1,
+    needs: "dataset",
+    summary: "list a directory (the root by default)",
+    details:
+      "Prints one line per entry: size and full dataset path, directories ending in /.\nOn a file, prints that file. --json prints the entries as an array.",
+    options: {},
+  },
+  {
+    name: "tree",
+    args: "[PATH]",
+    min: 0,
+    max: 1,
+    needs: "dataset",
+    summary: "draw the tree below a directory",
+    details:
+      "--json prints nested objects with a children array per directory.",
+    options: { maxdepth: MAXDEPTH },
+  },
+  {
+    name: "find",
+    args: "[PATH]",
+    min: 0,
+    max: 1,
+    needs: "dataset",
+    summary: "every file below a directory, one path per line",
+    options: {
+      maxdepth: MAXDEPTH,
+      withdirs: {
+        type: "boolean",
+        description: "list directories too (and PATH itself)",
+      },
+    },
+  },
+  {
+    name: "glob",
+    args: "PATTERN",
+    min: 1,
+    max: 1,
+    needs: "dataset",
+    summary: "paths matching a glob pattern (* ? [..] **)",
+    details:
+      "* ? and [...] stay inside one name; ** as a whole segment spans directories.\nQuote the pattern so that the shell leaves it alone.",
+    options: {},
+  },
+  {
+    name: "info",
+    args: "PATH",
+    min: 1,
+    max: 1,
+    needs: "dataset",
+    summary: "what the listing says about one path",
+    options: {},
+  },
+  {
+    name: "cat",
+    args: "PATH",
+    min: 1,
+    max: 1,
+    needs: "dataset",
+    summary: "write a file's bytes to stdout",
+    details:
+      "Without --start/--end the file is streamed. --end is exclusive; a negative\nnumber counts from the end of the file (write --start=-100).",
+    options: {
+      start: {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "first byte (default 0)",
+      },
+      end: {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "byte after the last (default: end of file)",
+      },
+    },
+  },
+  {
+    name: "get",
+    args: "PATTERN... --out DIR",
+    min: 1,
+    max: Infinity,
+    needs: "dataset",
+    summary: "download files into a folder, keeping their paths",
+    details: [
+      "PATTERN is a glob pattern or a path; a directory means everything below it,",
+      "and ** means the whole dataset. Each file is written to a temporary name,",
+      "checked against the listed MD5 (or size), then renamed into place, so an",
+      "interrupted run leaves no half-written file. Paths that could escape DIR",
+      "(.., absolute, backslash, control characters, drive letters, symlinks) are",
+      "refused and reported; the rest of the download goes on. A progress bar is",
+      "shown on stderr when it is a terminal (not with --json).",
+      "Exit 0 when every file arrived, 1 when any failed or was refused.",
+    ].join("\n"),
+    options: {
+      out: {
+        type: "string",
+        value: "DIR",
+        description: "folder to write into, created if missing",
+      },
+      parallel: {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "files downloaded at once (default 8)",
+      },
+      resume: {
+        type: "boolean",
+        description:
+          "skip files already in DIR with the listed size and MD5 (size only when no MD5 is listed)",
+      },
+      "dry-run": {
+        type: "boolean",
+        description: "list what would be fetched, with sizes; write nothing",
+      },
+    },
+  },
+  {
+    name: "datasets",
+    args: "ALIAS",
+    min: 1,
+    max: 1,
+    needs: "host",
+    summary: "the datasets of a collection (needs --host only)",
+    details:
+      "Prints one line per item: the value for --pid, its type and its URL.",
+    options: {},
+  },
+  {
+    name: "emulate",
+    args: "DIR",
+    min: 1,
+    max: 1,
+    needs: "nothing",
+    summary: "serve a local folder as a dataset until Ctrl-C",
+    details:
+      "Starts the local repository emulator over DIR (read once at start) and\nprints the --host and --pid to use with the other commands. Without a\ntoken: REPO_API_TOKEN and --token-file are ignored. --pid picks the id.",
+    options: {
+      port: {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "port of the repository API (default: any free port)",
+      },
+    },
+  },
+];
+
+/**
+ * The command of a given name.
+ *
+ * @example
+ * ```ts
+ * import { findCommand } from "./spec.ts";
+ * findCommand("ls")?.max; // 1
+ * findCommand("rm"); // undefined
+ * ```
+ */
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
+/**
+ * Help text for the tool, or for one command.
+ *
+ * @example
+ * ```ts
+ * import { findCommand, helpText } from "./spec.ts";
+ * console.log(helpText().split("\n")[0]); // "repo-fs: browse and download a dataset of a research-data repository"
+ * console.log(helpText(findCommand("glob")).split("\n")[0]); // "Usage: repo-fs [global options] glob PATTERN"
+ * ```
+ */
+export function helpText(command?: CommandSpec): string {
+  if (command === undefined) {
+    const width = Math.max(...COMMANDS.map((c) => c.name.length));
+    return [
+      "repo-fs: browse and download a dataset of a research-data repository",
+      "",
+      "Usage: repo-fs --host H --pid P [options] COMMAND [ARGS]",
+      "       repo-fs COMMAND --help",
+      "",
+      "Commands:",
+      ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+      "",
+      "Global options (before or after the command):",
+      ...optionLines(GLOBAL_OPTIONS),
+      "",
+      "The API token is read from --token-file F, else from REPO_API_TOKEN.",
+      "Exit status: 0 success, 1 failure, 2 bad usage, 130 interrupted.",
+      "",
+    ].join("\n");
+  }
+  const own = Object.keys(command.options).length > 0
+    ? ["", "Options:", ...optionLines(command.options)]
+    : [];
+  return [
+    `Usage: repo-fs [global options] ${command.name} ${command.args}`.trimEnd(),
+    "",
+    `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`,
+    ...(command.details ? [command.details] : []),
+    ...own,
+    "",
+    "Global options: --host H --pid P --token-file F --head-concurrency N",
+    "  --dataset-version V --json --verbose (see repo-fs --help)",
+    "",
+  ].join("\n");
+}
+
+function optionLines(options: Record<string, OptionSpec>): string[] {
+  const heads = Object.entries(options).map(([name, spec]) =>
+    [
+      `${spec.short ? `-${spec.short}, ` : ""}--${name}${
+        spec.value ? ` ${spec.value}` : ""
+      }`,
+      spec.description,
+    ] as const
+  );
+  const width = Math.max(...heads.map(([head]) => head.length));
+  return heads.map(([head, text]) => `  ${head.padEnd(width)}  ${text}`);
+}

@@ -1,0 +1,715 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "../emulator.ts";
+import type { EmulatorOptions } from "../emulator.ts";
+import { temporaryName } from "../src/cli/download.ts";
+import { progressLine } from "../src/cli/progress.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(REPO, "cli.ts");
+const PERMISSIONS = [
+  "--no-prompt",
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+];
+const PARTIAL = ".repo-fs-partial-";
+const decoder = new TextDecoder();
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  bytes: Uint8Array;
+}
+
+/** Runs the command line as a subprocess; REPO_API_TOKEN is empty unless `env` sets it. */
+function command(
+  args: string[],
+  env: Record<string, string> = {},
+  io: "piped" | "null" = "piped",
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMISSIONS, CLI, ...args],
+    cwd: REPO,
+    env: { REPO_API_TOKEN: "", NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: io,
+    stderr: io,
+  });
+}
+
+async function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Run> {
+  const { code, stdout, stderr } = await command(args, env).output();
+  return {
+    code,
+    stdout: decoder.decode(stdout),
+    stderr: decoder.decode(stderr),
+    bytes: stdout,
+  };
+}
+
+/** An emulator, a temp dir, and `cli(...)` with --host and --pid filled in. */
+async function setup(options: EmulatorOptions = {}) {
+  const emu = await startEmulator(options);
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  const target = ["--host", emu.host, "--pid", emu.pid];
+  return {
+    emu,
+    tmp,
+    target,
+    cli: (args: string[], env?: Record<string, string>) =>
+      run([...target, ...args], env),
+    async [Symbol.asyncDispose]() {
+      await emu.close();
+      await Deno.remove(tmp, { recursive: true });
+    },
+  };
+}
+
+function json<T = unknown>(result: Run): T {
+  equal(result.code, 0, `exit ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+function lines(text: string): string[] {
+  return text.split("\n").filter((line) => line !== "");
+}
+
+function bytesOf(n: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    bytes[i] = x >>> 24;
+  }
+  return bytes;
+}
+
+/** Every file below `dir` (symlinks left out), as relative paths with `/`. */
+async function filesBelow(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (at: string) => {
+    for await (const entry of Deno.readDir(at)) {
+      const full = join(at, entry.name);
+      if (entry.isSymlink) continue;
+      if (entry.isDirectory) await walk(full);
+      else found.push(relative(dir, full).replaceAll("\\", "/"));
+    }
+  };
+  await walk(dir);
+  return found.sort();
+}
+
+const SAMPLE: Record<string, string | Uint8Array> = {
+  "README.md": "# sample\n",
+  "data/table.csv": "a,b\n1,2\n",
+  "data/deep/er/blob.bin": bytesOf(70_000, 1),
+  "data/empty.txt": "",
+  "my files/one two.txt": "spaced name\n",
+  ".hidden/dot": "dot",
+};
+
+Deno.test("ls, tree, find, glob and info print lines and parse back as --json", async () => {
+  await using t = await setup({ files: SAMPLE });
+  const [
+    ls,
+    lsJson,
+    lsFile,
+    tree,
+    treeJson,
+    find,
+    findJson,
+    glob,
+    info,
+    infoJson,
+  ] = await Promise.all([
+    t.cli(["ls"]),
+    t.cli(["ls", "data", "--json"]),
+    t.cli(["--json", "ls", "README.md"]),
+    t.cli(["tree", "data"]),
+    t.cli(["tree", "--json", "--maxdepth", "1"]),
+    t.cli(["find", "data"]),
+    t.cli(["find", "--withdirs", "--maxdepth", "1", "--json"]),
+    t.cli(["glob", "**/*.{csv,txt}", "--json"]),
+    t.cli(["info", "data/table.csv"]),
+    t.cli(["info", "data/deep/er/blob.bin", "--json"]),
+  ]);
+  equal(ls.code, 0);
+  deepStrictEqual(lines(ls.stdout), [
+    "     -  .hidden/",
+    "   9 B  README.md",
+    "     -  data/",
+    "     -  my files/",
+  ]);
+  deepStrictEqual(
+    json<{ name: string; type: string }[]>(lsJson).map((e) => [e.name, e.type]),
+    [
+      ["data/deep", "directory"],
+      ["data/empty.txt", "file"],
+      ["data/table.csv", "file"],
+    ],
+  );
+  const [readme] = json<{ name: string; size: number; id: number }[]>(lsFile);
+  deepStrictEqual([readme.name, readme.size], ["README.md", 9]);
+  equal(readme.id, t.emu.fileId("README.md"));
+  deepStrictEqual(lines(tree.stdout), [
+    "data/",
+    "├── deep/",
+    "│   └── er/",
+    "│       └── blob.bin  (68.4 KiB)",
+    "├── empty.txt  (0 B)",
+    "└── table.csv  (8 B)",
+    "2 directories, 3 files, 68.4 KiB",
+  ]);
+  const root = json<
+    { name: string; children: { name: string; children?: unknown[] }[] }
+  >(
+    treeJson,
+  );
+  equal(root.name, "");
+  deepStrictEqual(root.children.map((c) => c.name), [
+    ".hidden",
+    "README.md",
+    "data",
+    "my files",
+  ]);
+  ok(root.children.every((c) => c.children === undefined));
+  deepStrictEqual(lines(find.stdout), [
+    "data/deep/er/blob.bin",
+    "data/empty.txt",
+    "data/table.csv",
+  ]);
+  deepStrictEqual(json(findJson), [".hidden", "README.md", "data", "my files"]);
+  // No brace expansion in globs: the pattern names a literal "{csv,txt}".
+  deepStrictEqual(json(glob), []);
+  equal(info.code, 0);
+  ok(info.stdout.includes("name:         data/table.csv\n"));
+  ok(info.stdout.includes("size:         8\n"));
+  const blob = json<Record<string, unknown>>(infoJson);
+  deepStrictEqual(blob, {
+    name: "data/deep/er/blob.bin",
+    type: "file",
+    size: 70_000,
+    id: t.emu.fileId("data/deep/er/blob.bin"),
+    contentType: "application/octet-stream",
+    md5: createHash("md5").update(SAMPLE["data/deep/er/blob.bin"]).digest(
+      "hex",
+    ),
+  });
+  const globbed = await t.cli(["glob", "**/*.txt"]);
+  deepStrictEqual(lines(globbed.stdout), [
+    "data/empty.txt",
+    "my files/one two.txt",
+  ]);
+});
+
+Deno.test("cat streams whole files and reads byte ranges", async () => {
+  await using t = await setup({ files: SAMPLE });
+  const blob = SAMPLE["data/deep/er/blob.bin"] as Uint8Array;
+  const [whole, range, tail, tailEq, empty] = await Promise.all([
+    t.cli(["cat", "data/deep/er/blob.bin"]),
+    t.cli(["cat", "data/deep/er/blob.bin", "--start", "100", "--end", "300"]),
+    t.cli(["cat", "data/deep/er/blob.bin", "--start", "-10"]),
+    t.cli(["cat", "data/table.csv", "--start=-4"]),
+    t.cli(["cat", "data/empty.txt"]),
+  ]);
+  equal(whole.code, 0, whole.stderr);
+  deepStrictEqual(whole.bytes, blob);
+  deepStrictEqual(range.bytes, blob.slice(100, 300));
+  deepStrictEqual(tail.bytes, blob.slice(-10));
+  equal(tailEq.stdout, "1,2\n");
+  equal(empty.code, 0);
+  equal(empty.bytes.byteLength, 0);
+});
+
+Deno.test("datasets lists the collection's items with the value for --pid", async () => {
+  await using t = await setup({ alias: "science", files: { "a.txt": "a" } });
+  const text = await run(["--host", t.emu.host, "datasets", "science"]);
+  equal(text.code, 0, text.stderr);
+  equal(
+    text.stdout,
+    `${t.emu.pid}  dataset  https://doi.org/10.5072/FK2/EMULATED\n`,
+  );
+  const items = json<{ identifier: string }[]>(
+    await run(["--host", t.emu.host, "--json", "datasets", "science"]),
+  );
+  deepStrictEqual(items.map((i) => i.identifier), ["FK2/EMULATED"]);
+  const missing = await run(["--host", t.emu.host, "datasets", "nope"]);
+  equal(missing.code, 1);
+  ok(missing.stderr.includes("Can't find dataverse"), missing.stderr);
+});
+
+Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help", async () => {
+  await using t = await setup({ files: SAMPLE });
+  const usage = await Promise.all([
+    run([]),
+    run(["frobnicate"]),
+    t.cli(["ls", "--frob"]),
+    t.cli(["info"]),
+    t.cli(["glob", "a", "b"]),
+    t.cli(["find", "--maxdepth", "1.5"]),
+    t.cli(["find", "--maxdepth", "0"]),
+    t.cli(["cat", "README.md", "--start", "x"]),
+    t.cli(["get", "**"]),
+    t.cli(["--head-concurrency", "many", "ls"]),
+    run(["--pid", t.emu.pid, "ls"]),
+    run(["--host", t.emu.host, "ls"]),
+    run(["--host", t.emu.host, "--pid", "not-a-doi", "ls"]),
+    run(["emulate", "dir", "--port", "70000"]),
+  ]);
+  for (const result of usage) {
+    equal(result.code, 2, result.stderr);
+    equal(lines(result.stderr).length, 1, result.stderr);
+    ok(result.stderr.startsWith("repo-fs: "), result.stderr);
+    ok(result.stderr.includes("--help"), result.stderr);
+    equal(result.stdout, "");
+  }
+  ok(usage[1].stderr.includes('unknown command "frobnicate"'));
+  ok(usage[3].stderr.includes("missing argument PATH"));
+  ok(usage[5].stderr.includes("--maxdepth must be an integer"));
+  ok(usage[8].stderr.includes("missing --out DIR"));
+
+  const failures = await Promise.all([
+    t.cli(["ls", "missing"]),
+    t.cli(["cat", "data"]),
+    t.cli(["info", "a/../b"]),
+    t.cli(["--token-file", join(t.tmp, "no-such-file"), "ls"]),
+    run(["--host", "http://127.0.0.1:9", "--pid", t.emu.pid, "ls"]),
+  ]);
+  for (const result of failures) {
+    equal(result.code, 1, result.stderr);
+    equal(lines(result.stderr).length, 1, result.stderr);
+    ok(!result.stderr.includes("    at "), result.stderr);
+  }
+  ok(
+    failures[0].stderr.includes(
+      'No such file or directory in the dataset: "missing"',
+    ),
+  );
+  ok(failures[1].stderr.includes("Is a directory"));
+  const verbose = await t.cli(["--verbose", "ls", "missing"]);
+  equal(verbose.code, 1);
+  ok(verbose.stderr.includes("    at "), "a stack trace with --verbose");
+  ok(verbose.stderr.includes("info: Routing table"), "logger lines");
+
+  const help = await Promise.all([
+    run(["--help"]),
+    run(["-h"]),
+    run(["get", "--help"]),
+    run(["help", "cat"]),
+  ]);
+  for (const result of help) equal(result.code, 0);
+  ok(help[0].stdout.includes("Commands:"));
+  for (
+    const name of [
+      "ls",
+      "tree",
+      "find",
+      "glob",
+      "info",
+      "cat",
+      "get",
+      "datasets",
+      "emulate",
+    ]
+  ) {
+    ok(help[0].stdout.includes(`\n  ${name} `), name);
+  }
+  equal(help[0].stdout, help[1].stdout);
+  ok(help[2].stdout.includes("--resume"));
+  ok(help[3].stdout.startsWith("Usage: repo-fs [global options] cat PATH"));
+});
+
+Deno.test("get downloads a whole dataset byte for byte, --dry-run writes nothing", async () => {
+  await using t = await setup({ files: SAMPLE });
+  const out = join(t.tmp, "out");
+  const dry = json<
+    { selected: number; bytes: number; files: { path: string }[] }
+  >(
+    await t.cli(["get", "**", "--dry-run", "--json", "--out", out]),
+  );
+  equal(dry.selected, 6);
+  equal(dry.bytes, 9 + 8 + 70_000 + 0 + 12 + 3);
+  deepStrictEqual(dry.files.map((f) => f.path), Object.keys(SAMPLE).sort());
+  equal(await Deno.stat(out).catch(() => null), null);
+  const dryText = await t.cli(["get", "data", "--dry-run"]);
+  ok(dryText.stdout.endsWith("3 files, 68.4 KiB; nothing written (dry run)\n"));
+
+  const summary = json<Record<string, unknown>>(
+    await t.cli(["get", "**", "--out", out, "--json", "--parallel", "3"]),
+  );
+  deepStrictEqual(
+    { ...summary, seconds: 0 },
+    {
+      out,
+      selected: 6,
+      downloaded: 6,
+      skipped: 0,
+      failed: 0,
+      bytes: dry.bytes,
+      unverified: 0,
+      seconds: 0,
+      interrupted: false,
+      failures: [],
+      unmatched: [],
+    },
+  );
+  deepStrictEqual(await filesBelow(out), Object.keys(SAMPLE).sort());
+  for (const [path, content] of Object.entries(SAMPLE)) {
+    const expected = typeof content === "string"
+      ? new TextEncoder().encode(content)
+      : content;
+    deepStrictEqual(await Deno.readFile(join(out, path)), expected, path);
+  }
+
+  const some = join(t.tmp, "some");
+  const text = await t.cli(["get", "data/*.csv", "my files", "--out", some]);
+  equal(text.code, 0, text.stderr);
+  ok(
+    text.stdout.startsWith("Downloaded 2 of 2 files (20 B) into "),
+    text.stdout,
+  );
+  deepStrictEqual(await filesBelow(some), [
+    "data/table.csv",
+    "my files/one two.txt",
+  ]);
+  const none = await t.cli(["get", "*.nc", "--out", some]);
+  equal(none.code, 1);
+  ok(none.stderr.includes('no file matches "*.nc"'), none.stderr);
+});
+
+/** Files big and slow enough to interrupt a download in the middle. */
+function slowDataset(): Record<string, Uint8Array> {
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 16; i++) {
+    files[`part/${String(i).padStart(2, "0")}.bin`] = bytesOf(200_000, i + 7);
+  }
+  return files;
+}
+
+/** Waits until `count` complete-named files are below `dir`. */
+async function waitForFiles(dir: string, count: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const done = (await filesBelow(dir).catch(() => []))
+      .filter((path) => !path.includes(PARTIAL));
+    if (done.length >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`fewer than ${count} files arrived in time`);
+}
+
+/** Every complete-named file equals its content; returns their paths. */
+async function checkComplete(
+  out: string,
+  files: Record<string, Uint8Array>,
+): Promise<string[]> {
+  const complete = (await filesBelow(out)).filter((p) => !p.includes(PARTIAL));
+  for (const path of complete) {
+    deepStrictEqual(await Deno.readFile(join(out, path)), files[path], path);
+  }
+  return complete;
+}
+
+Deno.test("an interrupted get leaves no partial file, and --resume finishes it", async () => {
+  const files = slowDataset();
+  await using t = await setup({ files, faults: { latencyMs: 120 } });
+  const out = join(t.tmp, "out");
+  const child = command([
+    ...t.target,
+    "get",
+    "part",
+    "--out",
+    out,
+    "--parallel",
+    "2",
+  ]).spawn();
+  await waitForFiles(out, 3);
+  child.kill("SIGINT");
+  const { code, stderr } = await child.output();
+  equal(code, 130, decoder.decode(stderr));
+  ok(decoder.decode(stderr).includes("interrupted"));
+  const all = await filesBelow(out);
+  deepStrictEqual(all.filter((p) => p.includes(PARTIAL)), []);
+  const done = await checkComplete(out, files);
+  ok(done.length >= 3 && done.length < 16, `${done.length} done`);
+
+  t.emu.faults.latencyMs = 0;
+  t.emu.resetCounters();
+  const resumed = json<{ downloaded: number; skipped: number }>(
+    await t.cli(["get", "**", "--out", out, "--resume", "--json"]),
+  );
+  deepStrictEqual(resumed, {
+    ...resumed,
+    downloaded: 16 - done.length,
+    skipped: done.length,
+  });
+  equal(t.emu.counters.storeGets, 16 - done.length);
+  deepStrictEqual(await checkComplete(out, files), Object.keys(files).sort());
+  deepStrictEqual(await filesBelow(out), Object.keys(files).sort());
+});
+
+Deno.test("a get killed outright leaves only marked partial files; --resume completes", async () => {
+  const files = slowDataset();
+  await using t = await setup({ files, faults: { latencyMs: 120 } });
+  const out = join(t.tmp, "out");
+  const child = command(
+    [...t.target, "get", "**", "--out", out, "--parallel", "3"],
+    {},
+    "null",
+  ).spawn();
+  await waitForFiles(out, 2);
+  child.kill("SIGKILL");
+  await child.status;
+  const done = await checkComplete(out, files);
+  for (const path of await filesBelow(out)) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    ok(
+      done.includes(path) || /^\..*\.repo-fs-partial-[0-9a-f]{16}$/.test(name),
+      path,
+    );
+  }
+  t.emu.faults.latencyMs = 0;
+  const resumed = await t.cli(["get", "**", "--out", out, "--resume"]);
+  equal(resumed.code, 0, resumed.stderr);
+  deepStrictEqual(await checkComplete(out, files), Object.keys(files).sort());
+});
+
+Deno.test("get refuses hostile listing paths and writes nothing outside --out", async () => {
+  await using t = await setup({
+    files: { "ok.txt": "fine" },
+    entries: [
+      { directoryLabel: "../../outside", filename: "x", file: "evil 1" },
+      { directoryLabel: "a\\b", filename: "c", file: "evil 2" },
+      { filename: "C:evil", file: "evil 3" },
+      { directoryLabel: "ctl", filename: "bell\u0007", file: "evil 4" },
+      { filename: "nul\u0000x", file: "evil 5" },
+      { directoryLabel: "link", filename: "z", file: "evil 6" },
+      { directoryLabel: "/abs", filename: "y", file: "rooted label" },
+    ],
+  });
+  // --out is <tmp>/work/out, so "../../outside" would be <tmp>/outside.
+  const outside = join(t.tmp, "outside");
+  await Deno.mkdir(outside);
+  const out = join(t.tmp, "work", "out");
+  await Deno.mkdir(out, { recursive: true });
+  await Deno.symlink(outside, join(out, "link"));
+
+  const listed = json<string[]>(await t.cli(["find", "--json"]));
+  ok(!listed.some((path) => path.includes("..")), "'..' is not in the tree");
+
+  const result = await t.cli(["get", "**", "--out", out, "--json"]);
+  equal(result.code, 1);
+  const summary = JSON.parse(result.stdout) as {
+    downloaded: number;
+    failed: number;
+    failures: { path: string; error: string; refused: boolean }[];
+  };
+  equal(summary.downloaded, 2);
+  deepStrictEqual(
+    summary.failures.map((f) => [f.path, f.refused]).sort(),
+    [
+      ["../../outside/x", true],
+      ["C:evil", true],
+      ["a\\b/c", true],
+      ["ctl/bell\u0007", true],
+      ["link/z", true],
+      ["nul\u0000x", true],
+    ],
+  );
+  equal(summary.failed, 6);
+  const stderr = lines(result.stderr);
+  equal(stderr.length, 6, result.stderr);
+  ok(result.stderr.includes('refused "../../outside/x": listing entry'));
+  ok(result.stderr.includes('refused "a\\\\b/c": it has a backslash'));
+  ok(result.stderr.includes('refused "C:evil": it has a drive letter'));
+  ok(result.stderr.includes('refused "ctl/bell\\u0007": it has a control'));
+  ok(result.stderr.includes('refused "link/z": '));
+  ok(!result.stderr.includes("\u0007"), "no raw control character shown");
+
+  deepStrictEqual(await filesBelow(outside), []);
+  deepStrictEqual(await filesBelow(t.tmp), [
+    "work/out/abs/y",
+    "work/out/ok.txt",
+  ]);
+  equal(await Deno.readTextFile(join(out, "abs", "y")), "rooted label");
+
+  const dry = await t.cli(["get", "**", "--dry-run", "--out", out]);
+  equal(dry.code, 1);
+  ok(dry.stdout.includes("3 files"), dry.stdout);
+});
+
+Deno.test("get reports an MD5 mismatch and a short body, and keeps neither", async () => {
+  await using t = await setup({
+    files: {
+      "x": { content: "abc", md5: "0".repeat(32) },
+      "short.bin": { content: "ab", listedSize: 10 },
+      "good.txt": "fine",
+      "table.tab": {
+        content: "name\tvalue\na\t1\n",
+        listedSize: 4,
+        md5: "1".repeat(32),
+      },
+    },
+  });
+  const out = join(t.tmp, "out");
+  const result = await t.cli(["get", "**", "--out", out]);
+  equal(result.code, 1);
+  const errors = lines(result.stderr);
+  equal(errors.length, 2, result.stderr);
+  ok(
+    errors.includes(
+      `repo-fs: failed "x": MD5 mismatch: the listing says ${
+        "0".repeat(32)
+      }, the bytes received have 900150983cd24fb0d6963f7d28e17f72; not kept`,
+    ),
+    result.stderr,
+  );
+  ok(
+    errors.includes(
+      'repo-fs: failed "short.bin": short download: 2 of 10 listed bytes',
+    ),
+    result.stderr,
+  );
+  ok(result.stdout.includes("2 failed"), result.stdout);
+  ok(result.stdout.includes("1 not verifiable"), result.stdout);
+  deepStrictEqual(await filesBelow(out), ["good.txt", "table.tab"]);
+  equal(await Deno.readTextFile(join(out, "table.tab")), "name\tvalue\na\t1\n");
+});
+
+Deno.test("the token works from REPO_API_TOKEN and --token-file and is never shown", async () => {
+  const token = `tok-${crypto.randomUUID()}`;
+  await using t = await setup({ files: { "a.txt": "secret data" }, token });
+  const tokenFile = join(t.tmp, "token");
+  await Deno.writeTextFile(tokenFile, `${token}\n`);
+  const out = join(t.tmp, "out");
+  t.emu.faults.redirect = false; // content from the repository, with the token
+  const results = await Promise.all([
+    t.cli(["ls"], { REPO_API_TOKEN: token }),
+    t.cli(["--token-file", tokenFile, "--verbose", "cat", "a.txt"], {
+      REPO_API_TOKEN: "wrong",
+    }),
+    t.cli(["get", "a.txt", "--out", out, "--verbose"], {
+      REPO_API_TOKEN: token,
+    }),
+    run(["--host", t.emu.host, "datasets", "root", "--token-file", tokenFile]),
+    t.cli(["ls"]),
+    t.cli(["--verbose", "ls"], { REPO_API_TOKEN: "wrong" }),
+  ]);
+  const [ls, cat, get, datasets, none, wrong] = results;
+  equal(ls.code, 0, ls.stderr);
+  equal(cat.code, 0, cat.stderr);
+  equal(cat.stdout, "secret data");
+  ok(cat.stderr.includes("debug: "), "verbose logs shown");
+  equal(get.code, 0, get.stderr);
+  equal(await Deno.readTextFile(join(out, "a.txt")), "secret data");
+  equal(datasets.code, 0, datasets.stderr);
+  equal(none.code, 1);
+  ok(none.stderr.includes("Bad API key"), none.stderr);
+  equal(wrong.code, 1);
+  ok(wrong.stderr.includes("Bad API key"), wrong.stderr);
+  for (const result of results) {
+    ok(!result.stdout.includes(token), result.stdout);
+    ok(!result.stderr.includes(token), result.stderr);
+  }
+  await Deno.writeTextFile(tokenFile, "\n");
+  const empty = await t.cli(["--token-file", tokenFile, "ls"]);
+  equal(empty.code, 1);
+  ok(empty.stderr.includes("is empty"), empty.stderr);
+});
+
+Deno.test("emulate serves a folder: ls through it, then SIGTERM stops it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(join(dir, "sub"));
+    await Deno.writeTextFile(join(dir, "sub", "hello.txt"), "hello\n");
+    await Deno.writeTextFile(join(dir, "top.txt"), "top\n");
+    const child = command(["emulate", dir, "--json"]).spawn();
+    const reader = child.stdout.getReader();
+    let text = "";
+    let served: { host: string; pid: string; files: number } | undefined;
+    while (served === undefined) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+      try {
+        served = JSON.parse(text);
+      } catch {
+        // not all of it yet
+      }
+    }
+    ok(served, text);
+    equal(served.files, 2);
+    const ls = await run(["--host", served.host, "--pid", served.pid, "find"]);
+    equal(ls.stdout, "sub/hello.txt\ntop.txt\n");
+    const cat = await run([
+      "--host",
+      served.host,
+      "--pid",
+      served.pid,
+      "cat",
+      "sub/hello.txt",
+    ]);
+    equal(cat.stdout, "hello\n");
+    child.kill("SIGTERM");
+    const [status, stderr] = await Promise.all([
+      child.status,
+      new Response(child.stderr).text(),
+      reader.cancel(),
+    ]);
+    equal(status.code, 0);
+    equal(stderr, "Emulator stopped.\n");
+    const text2 = await command(["emulate", join(dir, "missing")]).output();
+    equal(text2.code, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the progress line shows files, bytes, rate and ETA", () => {
+  equal(
+    progressLine({
+      files: 3,
+      totalFiles: 10,
+      bytes: 2048,
+      totalBytes: 4096,
+      seconds: 2,
+    }),
+    "[##########----------] 3/10 files  2.0 KiB/4.0 KiB  1.0 KiB/s  ETA 0:02",
+  );
+  equal(
+    progressLine({
+      files: 0,
+      totalFiles: 4,
+      bytes: 0,
+      totalBytes: 0,
+      seconds: 0,
+    }),
+    "[--------------------] 0/4 files  0 B/0 B  0 B/s  ETA -:--",
+  );
+  equal(
+    progressLine(
+      { files: 1, totalFiles: 1, bytes: 5, totalBytes: 5, seconds: 1 },
+      10,
+    ),
+    "[#########",
+  );
+});
+
+Deno.test("temporary names are hidden, marked, random and short", () => {
+  const a = temporaryName("/out/data/a.csv");
+  const b = temporaryName("/out/data/a.csv");
+  ok(/^\/out\/data\/\.a\.csv\.repo-fs-partial-[0-9a-f]{16}$/.test(a), a);
+  ok(a !== b);
+  const long = temporaryName(`/out/${"é".repeat(200)}`);
+  const name = long.slice("/out/".length);
+  ok(new TextEncoder().encode(name).byteLength < 150, name);
+  ok(name.startsWith(`.${"é".repeat(48)}.repo-fs-partial-`), name);
+});

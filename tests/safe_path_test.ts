@@ -1,0 +1,136 @@
+import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import {
+  isInside,
+  OutputRoot,
+  UnsafePathError,
+  unsafePathReason,
+} from "../src/cli/safe_path.ts";
+
+Deno.test("unsafePathReason accepts plain relative paths", () => {
+  for (
+    const path of [
+      "a.txt",
+      "climate.zarr/.zgroup",
+      "my data/file one.csv",
+      "..hidden/x",
+      "a/...",
+      "logs/run 12:00.log",
+      "ünïcödé/日本.txt",
+    ]
+  ) {
+    equal(unsafePathReason(path), undefined, path);
+  }
+});
+
+Deno.test("unsafePathReason refuses what could escape or confuse", () => {
+  const cases: [string, string][] = [
+    ["", "it is empty"],
+    ["/etc/passwd", "it is absolute (starts with /)"],
+    ["../../etc/passwd", 'it has a ".." segment'],
+    ["a/../../b", 'it has a ".." segment'],
+    ["a/./b", 'it has a "." segment'],
+    ["a//b", "it has an empty segment"],
+    ["a/", "it has an empty segment"],
+    ["a\\b/c", "it has a backslash"],
+    ["..\\..\\x", "it has a backslash"],
+    ["C:evil", "it has a drive letter"],
+    ["d/c:/x", "it has a drive letter"],
+    ["x:y", "it has a drive letter"],
+    ["nul\0x", "it has a control character"],
+    ["bell\u0007", "it has a control character"],
+    ["esc\u001b[2J", "it has a control character"],
+    ["del\u007f", "it has a control character"],
+    ["c1\u0085", "it has a control character"],
+    ["line\nbreak", "it has a control character"],
+  ];
+  for (const [path, reason] of cases) {
+    equal(unsafePathReason(path), reason, JSON.stringify(path));
+  }
+});
+
+Deno.test("isInside compares resolved absolute paths", () => {
+  ok(isInside("/data/out", "/data/out"));
+  ok(isInside("/data/out", "/data/out/a/b"));
+  ok(isInside("/data/out", "/data/out/..x"));
+  ok(!isInside("/data/out", "/data/outside"));
+  ok(!isInside("/data/out", "/data"));
+  ok(!isInside("/data/out", "/etc/passwd"));
+});
+
+async function tempTree() {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  return {
+    dir,
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+Deno.test("OutputRoot creates the folder and the directories on the way", async () => {
+  await using t = await tempTree();
+  const root = await OutputRoot.open(join(t.dir, "new", "out"));
+  equal(root.path, join(t.dir, "new", "out"));
+  const target = await root.prepare("a/b/c.txt");
+  equal(target, join(t.dir, "new", "out", "a", "b", "c.txt"));
+  ok((await Deno.stat(join(root.path, "a", "b"))).isDirectory);
+  equal(await root.prepare("top.txt"), join(root.path, "top.txt"));
+});
+
+Deno.test("OutputRoot refuses unsafe text without touching the disk", async () => {
+  await using t = await tempTree();
+  const root = await OutputRoot.open(join(t.dir, "out"));
+  for (const path of ["../x", "/abs", "a\\b/c", "C:evil", "x/\u0007"]) {
+    await rejects(root.prepare(path), UnsafePathError, path);
+  }
+  deepStrictEqual(await names(t.dir), ["out"]);
+});
+
+Deno.test("OutputRoot refuses a symlink leading outside, at any depth", async () => {
+  await using t = await tempTree();
+  const outside = join(t.dir, "outside");
+  await Deno.mkdir(outside);
+  const root = await OutputRoot.open(join(t.dir, "out"));
+  await Deno.symlink(outside, join(root.path, "link"));
+  await Deno.mkdir(join(root.path, "deep", "er"), { recursive: true });
+  await Deno.symlink("../../../outside", join(root.path, "deep", "er", "up"));
+  for (const path of ["link/x", "link/new/dir/x", "deep/er/up/x"]) {
+    await rejects(
+      root.prepare(path),
+      (error: unknown) =>
+        error instanceof UnsafePathError &&
+        error.reason.includes("leads outside the output folder"),
+      path,
+    );
+  }
+  deepStrictEqual(await names(outside), []);
+});
+
+Deno.test("OutputRoot refuses a dangling symlink and accepts one staying inside", async () => {
+  await using t = await tempTree();
+  const root = await OutputRoot.open(join(t.dir, "out"));
+  await Deno.symlink(join(t.dir, "nowhere"), join(root.path, "dangling"));
+  await rejects(
+    root.prepare("dangling/x"),
+    (error: unknown) =>
+      error instanceof UnsafePathError && error.reason.includes("dangling"),
+  );
+  await Deno.mkdir(join(root.path, "real"));
+  await Deno.symlink("real", join(root.path, "alias"));
+  equal(await root.prepare("alias/x"), join(root.path, "alias", "x"));
+  equal(await Deno.lstat(join(t.dir, "nowhere")).catch(() => null), null);
+});
+
+Deno.test("OutputRoot follows a symlinked output folder itself", async () => {
+  await using t = await tempTree();
+  await Deno.mkdir(join(t.dir, "real-out"));
+  await Deno.symlink(join(t.dir, "real-out"), join(t.dir, "out"));
+  const root = await OutputRoot.open(join(t.dir, "out"));
+  equal(root.path, join(t.dir, "real-out"));
+  equal(await root.prepare("a/b"), join(t.dir, "real-out", "a", "b"));
+});
+
+async function names(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(dir)) found.push(entry.name);
+  return found.sort();
+}
