@@ -117,7 +117,10 @@ const SAMPLE: Record<string, string | Uint8Array> = {
 };
 
 Deno.test("ls, tree, find, glob and info print lines and parse back as --json", async () => {
-  await using t = await setup({ files: SAMPLE });
+  await using t = await setup({
+    files: SAMPLE,
+    versions: { "1.0": { "old/only.txt": "from version 1.0" } },
+  });
   const [
     ls,
     lsJson,
@@ -203,6 +206,8 @@ Deno.test("ls, tree, find, glob and info print lines and parse back as --json", 
       "hex",
     ),
   });
+  const old = await t.cli(["--dataset-version", "1.0", "find"]);
+  equal(old.stdout, "old/only.txt\n");
   const globbed = await t.cli(["glob", "**/*.txt"]);
   deepStrictEqual(lines(globbed.stdout), [
     "data/empty.txt",
@@ -342,9 +347,22 @@ Deno.test("get downloads a whole dataset byte for byte, --dry-run writes nothing
   const dryText = await t.cli(["get", "data", "--dry-run"]);
   ok(dryText.stdout.endsWith("3 files, 68.4 KiB; nothing written (dry run)\n"));
 
+  t.emu.resetCounters();
   const summary = json<Record<string, unknown>>(
-    await t.cli(["get", "**", "--out", out, "--json", "--parallel", "3"]),
+    await t.cli([
+      "get",
+      "**",
+      "--out",
+      out,
+      "--json",
+      "--parallel",
+      "4",
+      "--head-concurrency",
+      "1",
+    ]),
   );
+  equal(t.emu.counters.heads, 6);
+  equal(t.emu.counters.peakConcurrentHeads, 1);
   deepStrictEqual(
     { ...summary, seconds: 0 },
     {

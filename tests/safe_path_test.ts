@@ -134,3 +134,13 @@ async function names(dir: string): Promise<string[]> {
   for await (const entry of Deno.readDir(dir)) found.push(entry.name);
   return found.sort();
 }
+
+Deno.test("OutputRoot.prepare is safe to call concurrently for nested paths", async () => {
+  await using t = await tempTree();
+  const paths = ["d/a/b/c/x", "d/a/y", "d/a/b/z", "d/q", "d/a/b/c/w"];
+  for (let round = 0; round < 20; round++) {
+    const root = await OutputRoot.open(join(t.dir, `out${round}`));
+    const targets = await Promise.all(paths.map((p) => root.prepare(p)));
+    deepStrictEqual(targets, paths.map((p) => join(root.path, p)));
+  }
+});

@@ -10,7 +10,11 @@ import {
 } from "../zarr.ts";
 import { padSelection, readArrayPart } from "../src/array_part.ts";
 import { splitSelection } from "../src/get_array.ts";
-import { type ArraySpec, buildZarrStore, ramp } from "./zarr_fixtures.ts";
+import {
+  type ArraySpec,
+  buildZarrStore,
+  ramp,
+} from "../fixtures/zarr_writer.ts";
 
 /** Sets a box of `values` (C order, shape `shape`) to `value`. */
 function blank<T extends ArraySpec["data"]>(

@@ -157,10 +157,13 @@ export class OutputRoot {
         await this.#checkReal(path, dir);
       } catch (error) {
         if (!(error instanceof Deno.errors.NotFound)) throw error;
-        if (await exists(dir)) {
+        const stat = await lstatOrNull(dir);
+        if (stat === null) return;
+        if (stat.isSymlink) {
           throw new UnsafePathError(path, `${dir} is a dangling symlink`);
         }
-        return;
+        // Made by a concurrent call in between: check it as it is now.
+        await this.#checkReal(path, dir);
       }
     }
   }
@@ -176,13 +179,12 @@ export class OutputRoot {
   }
 }
 
-/** Whether something (a dangling symlink included) is at `path`. */
-async function exists(path: string): Promise<boolean> {
+/** What is at `path` (a symlink itself, not followed), or `null`. */
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
-    await Deno.lstat(path);
-    return true;
+    return await Deno.lstat(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
+    if (error instanceof Deno.errors.NotFound) return null;
     throw error;
   }
 }
