@@ -135,9 +135,15 @@ function describe(kind: SynthFile["kind"], random: () => number) {
     case "zgroup":
       return { size: 24, contentType: "application/json" };
     case "zattrs":
-      return { size: 40 + Math.floor(random() * 400), contentType: "application/json" };
+      return {
+        size: 40 + Math.floor(random() * 400),
+        contentType: "application/json",
+      };
     case "zarray":
-      return { size: 300 + Math.floor(random() * 120), contentType: "application/json" };
+      return {
+        size: 300 + Math.floor(random() * 120),
+        contentType: "application/json",
+      };
     case "chunk":
       return {
         size: 200_000 + Math.floor(random() * 800_000),
@@ -245,7 +251,10 @@ export function median(values: number[]): number {
 }
 
 /** Prints rows as a Markdown table. */
-export function printTable(header: string[], rows: (string | number)[][]): void {
+export function printTable(
+  header: string[],
+  rows: (string | number)[][],
+): void {
   console.log(`| ${header.join(" | ")} |`);
   console.log(`|${header.map(() => "---").join("|")}|`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);

@@ -81,9 +81,13 @@ export interface RepoFile {
   /** Listed size, `null` when the listing gave none. */
   readonly size: number | null;
   /** Bytes `start` to `end` (exclusive; negatives from the end). */
-  read(start?: number, end?: number): Promise<Uint8Array>;
+  read(
+    start?: number,
+    end?: number,
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array>;
   /** The whole file as a stream, one network chunk in memory at a time. */
-  stream(): ReadableStream<Uint8Array>;
+  stream(options?: { signal?: AbortSignal }): ReadableStream<Uint8Array>;
 }
 
 /**
@@ -299,8 +303,9 @@ export class RepoFs {
     return {
       path: key,
       size: entry.size,
-      read: (start?: number, end?: number) => content.read(id, start, end),
-      stream: () => content.stream(id),
+      read: (start, end, options) =>
+        content.read(id, start, end, options?.signal),
+      stream: (options) => content.stream(id, 0, options?.signal),
     };
   }
 

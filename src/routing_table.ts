@@ -102,7 +102,7 @@ export class RoutingTable {
    * Builds the table in one pass. Duplicate paths keep the first file; a file
    * whose path another file needs as a directory gives way to the directory.
    * Both are reported through `logger.warn`, as are paths that cannot be keys
-   * (a `.` or `..` segment, a NUL, an empty name).
+   * (absolute, a `.` or `..` segment, a NUL, an empty name).
    */
   static build(files: Iterable<ListedFile>, logger?: Logger): RoutingTable {
     const table = new RoutingTable();
@@ -110,6 +110,9 @@ export class RoutingTable {
     for (const file of files) {
       let key: string;
       try {
+        if (file.path.startsWith("/")) {
+          throw new TypeError("the listed path is absolute");
+        }
         key = normalizePath(file.path);
         if (key === "") throw new TypeError("the file has no name");
       } catch (error) {

@@ -506,6 +506,20 @@ Deno.test("open(): random access and a stream that resumes after a dropped conne
   ok((await reader.read()).value!.byteLength > 0);
   await reader.cancel();
   await rejects(t.fs.open("data"), IsADirectoryError);
+  const controller = new AbortController();
+  const aborted = file.stream({ signal: controller.signal }).getReader();
+  await aborted.read();
+  controller.abort(new Error("stop streaming"));
+  await rejects(
+    (async () => {
+      while (!(await aborted.read()).done);
+    })(),
+    /stop streaming/,
+  );
+  await rejects(
+    file.read(0, 10, { signal: AbortSignal.abort(new Error("no")) }),
+    /no/,
+  );
 });
 
 Deno.test("the token goes to the repository only, and never into errors", async () => {

@@ -137,10 +137,26 @@ async function names(dir: string): Promise<string[]> {
 
 Deno.test("OutputRoot.prepare is safe to call concurrently for nested paths", async () => {
   await using t = await tempTree();
-  const paths = ["d/a/b/c/x", "d/a/y", "d/a/b/z", "d/q", "d/a/b/c/w"];
-  for (let round = 0; round < 20; round++) {
+  const paths = [
+    "d/q",
+    "d/a/b/c/x",
+    "d/a/y",
+    "d/e/f",
+    "d/a/b/z",
+    "d/e/g/h/i/j",
+    "d/a/b/c/w",
+    "d/e/k",
+  ];
+  for (let round = 0; round < 30; round++) {
     const root = await OutputRoot.open(join(t.dir, `out${round}`));
-    const targets = await Promise.all(paths.map((p) => root.prepare(p)));
+    // Staggered starts: some calls create directories while others walk them.
+    const targets = await Promise.all(
+      paths.map(async (p, i) => {
+        for (let k = 0; k < (i + round) % 4; k++) await Promise.resolve();
+        if (i % 3 === round % 3) await new Promise((r) => setTimeout(r, 0));
+        return await root.prepare(p);
+      }),
+    );
     deepStrictEqual(targets, paths.map((p) => join(root.path, p)));
   }
 });

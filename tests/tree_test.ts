@@ -403,6 +403,7 @@ Deno.test("duplicates, file/directory clashes and traversal names leave the rest
       { directoryLabel: "dup", filename: "x", file: "second" },
       { directoryLabel: "../../etc", filename: "passwd", file: "hostile" },
       { directoryLabel: "ok", filename: "..", file: "hostile" },
+      { directoryLabel: "/etc", filename: "shadow", file: "absolute" },
       { filename: "fine.txt", file: "fine" },
     ],
   });
@@ -414,11 +415,15 @@ Deno.test("duplicates, file/directory clashes and traversal names leave the rest
   const rejected = await fs.rejectedEntries();
   deepStrictEqual(rejected.map((r) => r.path).sort(), [
     "../../etc/passwd",
+    "/etc/shadow",
     "a/b",
     "dup/x",
     "ok/..",
   ]);
-  equal(logger.lines.filter((l) => l.level === "warn").length, 4);
+  ok(
+    rejected.find((r) => r.path === "/etc/shadow")!.reason.includes("absolute"),
+  );
+  equal(logger.lines.filter((l) => l.level === "warn").length, 5);
 });
 
 Deno.test("the version option reads the versions endpoint", async () => {

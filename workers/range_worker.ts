@@ -11,8 +11,8 @@
 
 import type { ResolvedUrl, UrlResolver } from "../src/download_urls.ts";
 import {
-  type FromWorker,
   flattenError,
+  type FromWorker,
   reviveError,
   type ToWorker,
   transferables,

@@ -65,7 +65,8 @@ export interface CommandLine {
 /**
  * Parses the arguments. Global options may come before or after the
  * command; a negative number may follow an integer option as its own word
- * (`--start -10`).
+ * (`--start -10`); a leading `--`, which `deno task cli -- ...` passes on,
+ * is dropped.
  *
  * @example
  * ```ts
@@ -75,7 +76,7 @@ export interface CommandLine {
  * ```
  */
 export function parseCommandLine(args: readonly string[]): CommandLine {
-  const words = joinNegativeNumbers(args);
+  const words = joinNegativeNumbers(args[0] === "--" ? args.slice(1) : args);
   const at = commandIndex(words);
   if (at === -1) {
     const values = parse(words, GLOBAL_OPTIONS, undefined).values;

@@ -218,22 +218,13 @@ async function fetchInto(
   try {
     const hash = createHash("md5");
     let received = 0;
-    const reader = (await fs.open(file.name)).stream().getReader();
-    const cancel = () => void reader.cancel().catch(() => {});
-    signal.addEventListener("abort", cancel);
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        hash.update(value);
-        await writeAll(handle, value);
-        received += value.byteLength;
-        options.onBytes(value.byteLength);
-      }
-    } finally {
-      signal.removeEventListener("abort", cancel);
+    const stream = (await fs.open(file.name)).stream({ signal });
+    for await (const chunk of stream) {
+      hash.update(chunk);
+      await writeAll(handle, chunk);
+      received += chunk.byteLength;
+      options.onBytes(chunk.byteLength);
     }
-    signal.throwIfAborted();
     handle.close();
     open = false;
     const verified = verify(file, received, hash.digest("hex"));

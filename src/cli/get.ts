@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { RepoFs } from "../repo_fs.ts";
+import type { FileInfo } from "../types.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";
@@ -13,7 +15,7 @@ import { formatSize, lsLines } from "./format.ts";
 import { displayPath, quotePath } from "./io.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
-import { type Refusal, selectFiles } from "./select.ts";
+import { selectFiles, type Selection } from "./select.ts";
 import { onStopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;
@@ -60,60 +62,86 @@ export async function get(context: Context): Promise<number> {
   }
   const fs = await context.dataset();
   const selection = await selectFiles(fs, line.positionals);
-  const failures: Failure[] = selection.refused.map(refusedFailure);
-  for (const failure of failures) report(context, failure);
+  const failures: Failure[] = [];
+  const fail = (failure: Failure) => {
+    failures.push(failure);
+    context.out.error(
+      `${failure.refused ? "refused" : "failed"} ${
+        quotePath(failure.path)
+      }: ${failure.error}`,
+    );
+  };
+  for (const { path, reason } of selection.refused) {
+    fail({ path, error: reason, refused: true });
+  }
   for (const pattern of selection.unmatched) {
     out.error(`no file matches ${quotePath(pattern)}`);
   }
-  const failed = () => failures.length + selection.unmatched.length > 0;
+  const selected = selection.files.length + selection.refused.length;
 
   if (dryRun) {
     const files = selection.files.filter((file) => {
       const reason = unsafePathReason(file.name);
-      if (reason === undefined) return true;
-      const failure = { path: file.name, error: reason, refused: true };
-      failures.push(failure);
-      report(context, failure);
-      return false;
+      if (reason !== undefined) {
+        fail({ path: file.name, error: reason, refused: true });
+      }
+      return reason === undefined;
     });
-    const bytes = files.reduce((sum, file) => sum + (file.size ?? 0), 0);
-    if (context.json) {
-      await out.json({
-        dryRun: true,
-        selected: files.length,
-        bytes,
-        files: files.map((file) => ({ path: file.name, size: file.size })),
-        failures,
-        unmatched: selection.unmatched,
-      });
-    } else {
-      await out.print(
-        [
-          ...lsLines(files),
-          `${files.length} file${files.length === 1 ? "" : "s"}, ${
-            formatSize(bytes)
-          }; nothing written (dry run)`,
-        ].join("\n"),
+    await printPlan(context, { selected, files, failures, selection });
+  } else {
+    const root = await OutputRoot.open(outDir!);
+    const started = performance.now();
+    const { outcomes, interrupted } = await download(context, {
+      fs,
+      root,
+      files: selection.files,
+      parallel,
+      fail,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    await printSummary(context, {
+      out: context.json ? root.path : outDir!,
+      selected,
+      outcomes,
+      failures,
+      seconds,
+      interrupted,
+      unmatched: selection.unmatched,
+    });
+    if (interrupted) {
+      out.error(
+        "interrupted: files not finished were removed; run again with --resume",
       );
+      return INTERRUPTED;
     }
-    return failed() ? 1 : 0;
   }
+  return failures.length + selection.unmatched.length > 0 ? 1 : 0;
+}
 
-  const root = await OutputRoot.open(outDir!);
-  const total = selection.files.reduce((sum, f) => sum + (f.size ?? 0), 0);
+/** Runs the downloader with progress, stopping cleanly on Ctrl-C or SIGTERM. */
+async function download(
+  context: Context,
+  job: {
+    fs: RepoFs;
+    root: OutputRoot;
+    files: FileInfo[];
+    parallel: number;
+    fail: (failure: Failure) => void;
+  },
+): Promise<{ outcomes: Outcome[]; interrupted: boolean }> {
+  const { out, line } = context;
+  const total = job.files.reduce((sum, f) => sum + (f.size ?? 0), 0);
   const showProgress = !context.json && Deno.stderr.isTerminal();
   const progress = new Progress(
     showProgress ? out : undefined,
-    selection.files.length,
+    job.files.length,
     total,
   );
   const controller = new AbortController();
   const dispose = onStopSignal(() => controller.abort());
-  const started = performance.now();
-  let outcomes: Outcome[];
   try {
-    outcomes = await downloadAll(fs, root, selection.files, {
-      parallel,
+    const outcomes = await downloadAll(job.fs, job.root, job.files, {
+      parallel: job.parallel,
       resume: line.values.resume === true,
       signal: controller.signal,
       onBytes: (bytes) => progress.add(bytes),
@@ -121,18 +149,66 @@ export async function get(context: Context): Promise<number> {
         progress.fileDone(outcome.status === "skipped" ? outcome.bytes : 0);
         if (outcome.status === "failed") {
           const { path, error, refused } = outcome;
-          failures.push({ path, error, refused });
-          report(context, failures[failures.length - 1]);
+          job.fail({ path, error, refused });
         } else if (context.verbose) {
           out.stderr(`${outcome.status}: ${displayPath(outcome.path)}\n`);
         }
       },
     });
+    return { outcomes, interrupted: controller.signal.aborted };
   } finally {
     dispose();
     progress.finish();
   }
-  const seconds = (performance.now() - started) / 1000;
+}
+
+/** `--dry-run`'s output: the files that would be fetched and their total. */
+async function printPlan(
+  context: Context,
+  plan: {
+    selected: number;
+    files: FileInfo[];
+    failures: Failure[];
+    selection: Selection;
+  },
+): Promise<void> {
+  const { files } = plan;
+  const bytes = files.reduce((sum, file) => sum + (file.size ?? 0), 0);
+  if (context.json) {
+    await context.out.json({
+      dryRun: true,
+      selected: plan.selected,
+      bytes,
+      files: files.map((file) => ({ path: file.name, size: file.size })),
+      failures: plan.failures,
+      unmatched: plan.selection.unmatched,
+    });
+    return;
+  }
+  await context.out.print(
+    [
+      ...lsLines(files),
+      `${files.length} file${files.length === 1 ? "" : "s"}, ${
+        formatSize(bytes)
+      }; nothing written (dry run)`,
+    ].join("\n"),
+  );
+}
+
+/** The closing summary: one line, or one JSON object. */
+async function printSummary(
+  context: Context,
+  run: {
+    out: string;
+    selected: number;
+    outcomes: Outcome[];
+    failures: Failure[];
+    seconds: number;
+    interrupted: boolean;
+    unmatched: string[];
+  },
+): Promise<void> {
+  const { outcomes, failures, seconds } = run;
   const count = (status: Outcome["status"]) =>
     outcomes.filter((o) => o.status === status).length;
   const bytes = outcomes.reduce(
@@ -142,53 +218,35 @@ export async function get(context: Context): Promise<number> {
   const unverified =
     outcomes.filter((o) => o.status === "downloaded" && o.verified === "none")
       .length;
-  const interrupted = controller.signal.aborted;
   if (context.json) {
-    await out.json({
-      out: root.path,
-      selected: selection.files.length,
+    await context.out.json({
+      out: run.out,
+      selected: run.selected,
       downloaded: count("downloaded"),
       skipped: count("skipped"),
       failed: failures.length,
       bytes,
       unverified,
       seconds: Math.round(seconds * 1000) / 1000,
-      interrupted,
+      interrupted: run.interrupted,
       failures,
-      unmatched: selection.unmatched,
+      unmatched: run.unmatched,
     });
-  } else {
-    await out.print(
-      [
-        `Downloaded ${count("downloaded")} of ${selection.files.length} files`,
-        ` (${formatSize(bytes)}) into ${outDir} in ${seconds.toFixed(1)} s`,
-        count("skipped") > 0
-          ? `; ${count("skipped")} already complete, skipped`
-          : "",
-        failures.length > 0 ? `; ${failures.length} failed` : "",
-        unverified > 0
-          ? `; ${unverified} not verifiable (no MD5, or more bytes served than listed)`
-          : "",
-      ].join(""),
-    );
+    return;
   }
-  if (interrupted) {
-    out.error(
-      "interrupted: files not finished were removed; run again with --resume",
-    );
-    return INTERRUPTED;
-  }
-  return failed() ? 1 : 0;
-}
-
-function refusedFailure(refusal: Refusal): Failure {
-  return { path: refusal.path, error: refusal.reason, refused: true };
-}
-
-function report(context: Context, failure: Failure): void {
-  context.out.error(
-    `${failure.refused ? "refused" : "failed"} ${
-      quotePath(failure.path)
-    }: ${failure.error}`,
+  const refused = failures.filter((failure) => failure.refused).length;
+  await context.out.print(
+    [
+      `Downloaded ${count("downloaded")} of ${run.selected} files`,
+      ` (${formatSize(bytes)}) into ${run.out} in ${seconds.toFixed(1)} s`,
+      count("skipped") > 0
+        ? `; ${count("skipped")} already complete, skipped`
+        : "",
+      failures.length > 0 ? `; ${failures.length} failed` : "",
+      refused > 0 ? ` (${refused} refused as unsafe)` : "",
+      unverified > 0
+        ? `; ${unverified} not verifiable (no MD5, or more bytes served than listed)`
+        : "",
+    ].join(""),
   );
 }

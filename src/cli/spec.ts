@@ -28,24 +28,13 @@ export interface OptionSpec {
 }
 
 /**
- * What a command needs before it can run.
- *
- * @example
- * ```ts
- * import type { Needs } from "./spec.ts";
- * const needs: Needs = "dataset"; // --host and --pid
- * ```
- */
-export type Needs = "dataset" | "host" | "nothing";
-
-/**
  * One command.
  *
  * @example
  * ```ts
  * import type { CommandSpec } from "./spec.ts";
  * const spec: CommandSpec = {
- *   name: "glob", args: "PATTERN", min: 1, max: 1, needs: "dataset",
+ *   name: "glob", args: "PATTERN", min: 1, max: 1,
  *   summary: "paths matching a glob pattern", options: {},
  * };
  * ```
@@ -59,8 +48,6 @@ export interface CommandSpec {
   min: number;
   /** Most positional arguments (`Infinity` for no limit). */
   max: number;
-  /** What it needs: `--host` and `--pid`, `--host` only, or neither. */
-  needs: Needs;
   /** One line for the command list. */
   summary: string;
   /** Paragraphs for its own help, after the usage line. */
@@ -82,32 +69,28 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   host: {
     type: "string",
     value: "H",
-    description:
-      "repository host (repo.example.org means https://repo.example.org/api) or URL with a scheme",
+    description: "repository host (https) or URL (http://127.0.0.1:8080)",
   },
   pid: {
     type: "string",
     value: "P",
-    description: "persistent id of the dataset, doi:<authority>/<identifier>",
+    description: "dataset persistent id: doi:<authority>/<identifier>",
   },
   "token-file": {
     type: "string",
     value: "F",
-    description:
-      "read the API token from file F (wins over REPO_API_TOKEN; a trailing newline is dropped)",
+    description: "read the API token from F (wins over REPO_API_TOKEN)",
   },
   "head-concurrency": {
     type: "string",
     value: "N",
     integer: true,
-    description:
-      "most simultaneous HEAD requests to the repository (default 3)",
+    description: "most simultaneous HEAD requests (default 3)",
   },
   "dataset-version": {
     type: "string",
     value: "V",
-    description:
-      "dataset version: :latest (default), :latest-published, :draft or a number like 1.0",
+    description: ":latest (default), :latest-published, :draft or 1.0",
   },
   json: { type: "boolean", description: "machine-readable JSON on stdout" },
   verbose: {
@@ -139,7 +122,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "[PATH]",
     min: 0,
     max: 1,
-    needs: "dataset",
     summary: "list a directory (the root by default)",
     details:
       "Prints one line per entry: size and full dataset path, directories ending in /.\nOn a file, prints that file. --json prints the entries as an array.",
@@ -150,7 +132,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "[PATH]",
     min: 0,
     max: 1,
-    needs: "dataset",
     summary: "draw the tree below a directory",
     details:
       "--json prints nested objects with a children array per directory.",
@@ -161,7 +142,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "[PATH]",
     min: 0,
     max: 1,
-    needs: "dataset",
     summary: "every file below a directory, one path per line",
     options: {
       maxdepth: MAXDEPTH,
@@ -176,7 +156,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "PATTERN",
     min: 1,
     max: 1,
-    needs: "dataset",
     summary: "paths matching a glob pattern (* ? [..] **)",
     details:
       "* ? and [...] stay inside one name; ** as a whole segment spans directories.\nQuote the pattern so that the shell leaves it alone.",
@@ -187,7 +166,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "PATH",
     min: 1,
     max: 1,
-    needs: "dataset",
     summary: "what the listing says about one path",
     options: {},
   },
@@ -196,7 +174,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "PATH",
     min: 1,
     max: 1,
-    needs: "dataset",
     summary: "write a file's bytes to stdout",
     details:
       "Without --start/--end the file is streamed. --end is exclusive; a negative\nnumber counts from the end of the file (write --start=-100).",
@@ -220,7 +197,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "PATTERN... --out DIR",
     min: 1,
     max: Infinity,
-    needs: "dataset",
     summary: "download files into a folder, keeping their paths",
     details: [
       "PATTERN is a glob pattern or a path; a directory means everything below it,",
@@ -246,8 +222,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       resume: {
         type: "boolean",
-        description:
-          "skip files already in DIR with the listed size and MD5 (size only when no MD5 is listed)",
+        description: "skip files already complete in DIR (listed size and MD5)",
       },
       "dry-run": {
         type: "boolean",
@@ -260,7 +235,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "ALIAS",
     min: 1,
     max: 1,
-    needs: "host",
     summary: "the datasets of a collection (needs --host only)",
     details:
       "Prints one line per item: the value for --pid, its type and its URL.",
@@ -271,7 +245,6 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "DIR",
     min: 1,
     max: 1,
-    needs: "nothing",
     summary: "serve a local folder as a dataset until Ctrl-C",
     details:
       "Starts the local repository emulator over DIR (read once at start) and\nprints the --host and --pid to use with the other commands. Without a\ntoken: REPO_API_TOKEN and --token-file are ignored. --pid picks the id.",
@@ -337,7 +310,7 @@ export function helpText(command?: CommandSpec): string {
     `Usage: repo-fs [global options] ${command.name} ${command.args}`.trimEnd(),
     "",
     `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`,
-    ...(command.details ? [command.details] : []),
+    ...(command.details ? ["", command.details] : []),
     ...own,
     "",
     "Global options: --host H --pid P --token-file F --head-concurrency N",
