@@ -6,6 +6,8 @@
  */
 
 const PROTOCOL_PREFIX = "repo://";
+/** What makes a string something other than a plain key. */
+const NOT_A_KEY = /^repo:\/\/|^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)|\0/;
 
 /**
  * Turns a caller's path into a routing-table key: drops a leading `repo://`,
@@ -23,6 +25,7 @@ export function normalizePath(path: string): string {
   if (typeof path !== "string") {
     throw new TypeError(`A dataset path must be a string, got ${typeof path}`);
   }
+  if (!NOT_A_KEY.test(path)) return path;
   const bare = path.startsWith(PROTOCOL_PREFIX)
     ? path.slice(PROTOCOL_PREFIX.length)
     : path;

@@ -41,16 +41,18 @@ export class Deadline {
   readonly #controller = new AbortController();
   readonly #onOuterAbort = () => this.#controller.abort(this.outer!.reason);
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastProgress = performance.now();
   #timedOut = false;
 
   /**
+   * Starts the clock.
    * @param timeoutMs longest stretch without progress
    * @param outer the caller's signal
    */
   constructor(readonly timeoutMs: number, readonly outer?: AbortSignal) {
     outer?.throwIfAborted();
     outer?.addEventListener("abort", this.#onOuterAbort, { once: true });
-    this.rearm();
+    this.#arm(timeoutMs);
   }
 
   /** Aborts when the caller aborts or time runs out. */
@@ -60,11 +62,17 @@ export class Deadline {
 
   /** Restarts the clock after progress. */
   rearm(): void {
-    clearTimeout(this.#timer);
+    this.#lastProgress = performance.now();
+  }
+
+  /** One timer per stretch: when it fires early because of progress, it waits out the rest. */
+  #arm(ms: number): void {
     this.#timer = setTimeout(() => {
+      const left = this.#lastProgress + this.timeoutMs - performance.now();
+      if (left > 0) return this.#arm(left);
       this.#timedOut = true;
       this.#controller.abort();
-    }, this.timeoutMs);
+    }, ms);
   }
 
   /** Stops the clock and detaches from the caller's signal. */

@@ -1,0 +1,273 @@
+// The dataset of bench/zarr_read.ts, and a child process serving it with the
+// emulator, so that the emulator's CPU work does not run on the reader's
+// thread. The child builds a gzip-compressed float32 Zarr v2 array with
+// fixtures/zarr_writer.ts (`buildZarrStore`, consolidated), starts the
+// emulator on it and prints one JSON line on stdout (`ZarrServerInfo`).
+// Then it answers one JSON line per command line on stdin:
+//   `counters`    the emulator's counters
+//   `reset`       zeroes them (emu.resetCounters())
+//   `latency <n>` sets emu.faults.latencyMs to n
+// and stops when its stdin closes or on SIGTERM/SIGINT.
+//
+// Started by bench/zarr_read.ts; by hand (Ctrl-D to stop):
+//   deno run --allow-net=127.0.0.1 --allow-read --allow-env bench/zarr_serve.ts --rows=2000 --side=128
+
+import { startEmulator } from "../emulator.ts";
+import type { EmulatorCounters } from "../emulator.ts";
+import { buildZarrStore } from "../fixtures/zarr_writer.ts";
+
+/** Dataset directory holding the Zarr group. */
+export const ZARR_ROOT = "bench.zarr";
+/** The array's path in the group. */
+export const ARRAY_PATH = "field";
+/** A small file outside the group; readers warm their workers with it. */
+export const WARMUP_FILE = "warmup.txt";
+
+/** Shape [rows, side, side], chunks [1, side, side]: one chunk per row. */
+export interface ZarrLayout {
+  rows: number;
+  side: number;
+}
+
+/**
+ * The array's values in C order: a smooth field plus uniform noise of
+ * amplitude 1, rounded to 0.01 as measured data often is. gzip shrinks
+ * it to about 56 % (ratio ~1.8), so decoding is real work.
+ */
+export function referenceValues({ rows, side }: ZarrLayout): Float32Array {
+  const values = new Float32Array(rows * side * side);
+  let state = 0x9e3779b9;
+  const noise = () => {
+    // xorshift32, in [-0.5, 0.5)
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32 - 0.5;
+  };
+  let i = 0;
+  for (let t = 0; t < rows; t++) {
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const v = 10 * Math.sin(t / 50 + x / 17) +
+          5 * Math.cos(y / 11 - t / 30) + noise();
+        values[i++] = Math.round(v * 100) / 100;
+      }
+    }
+  }
+  return values;
+}
+
+/** FNV-1a over the 32-bit words of the values (bit patterns). */
+export function checksum(values: Float32Array): number {
+  const words = new Uint32Array(
+    values.buffer,
+    values.byteOffset,
+    values.length,
+  );
+  let h = 0x811c9dc5;
+  for (let i = 0; i < words.length; i++) {
+    h = Math.imul(h ^ words[i], 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** What the child prints once it serves. */
+export interface ZarrServerInfo {
+  /** Repository origin. */
+  host: string;
+  /** Dataset pid. */
+  pid: string;
+  /** `[rows, side, side]`. */
+  shape: number[];
+  /** `[1, side, side]`. */
+  chunks: number[];
+  /** Chunk files written (every chunk holds data). */
+  chunkFiles: number;
+  /** Decoded bytes of one chunk. */
+  chunkRawBytes: number;
+  /** Stored (gzip) bytes of all chunks. */
+  chunkStoredBytes: number;
+  /** Every file of the dataset, Zarr metadata and `WARMUP_FILE` included. */
+  files: number;
+  /** Zarr metadata files in the array's directory (`.zarray`, `.zattrs`). */
+  arrayMetaFiles: number;
+  /** `checksum` of the values written. */
+  checksum: number;
+  /** Time to build the values and the store, ms. */
+  buildMs: number;
+  /** The child's process id. */
+  serverPid: number;
+}
+
+/** A running zarr_serve.ts child. */
+export interface ZarrServer extends AsyncDisposable {
+  info: ZarrServerInfo;
+  counters(): Promise<EmulatorCounters>;
+  reset(): Promise<void>;
+  setLatency(ms: number): Promise<void>;
+  /** Closes its stdin and waits for it to exit (SIGTERM after 10 s). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts this script as a child (`deno` on PATH; the parent needs
+ * `--allow-run=deno`) and waits for its JSON line.
+ */
+export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
+  const child = new Deno.Command("deno", {
+    args: [
+      "run",
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-env",
+      new URL(import.meta.url).pathname,
+      `--rows=${layout.rows}`,
+      `--side=${layout.side}`,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const nextLine = async (): Promise<string> => {
+    while (!buffered.includes("\n")) {
+      const { done, value } = await lines.read();
+      if (done) throw new Error("zarr_serve.ts exited");
+      buffered += value;
+    }
+    const cut = buffered.indexOf("\n");
+    const line = buffered.slice(0, cut);
+    buffered = buffered.slice(cut + 1);
+    return line;
+  };
+  let info: ZarrServerInfo;
+  try {
+    info = JSON.parse(await nextLine());
+  } catch (error) {
+    await child.status;
+    throw error;
+  }
+  // One command at a time; each gets one answer line.
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = <T>(command: string): Promise<T> => {
+    const answer = queue.then(async () => {
+      await writer.write(new TextEncoder().encode(`${command}\n`));
+      return JSON.parse(await nextLine()) as T;
+    });
+    queue = answer.catch(() => {});
+    return answer;
+  };
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      await queue;
+      await writer.close().catch(() => {});
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+      }, 10_000);
+      await child.status;
+      clearTimeout(timer);
+      await lines.cancel().catch(() => {});
+    })();
+    return stopped;
+  };
+  return {
+    info,
+    counters: () => ask<EmulatorCounters>("counters"),
+    reset: async () => void await ask("reset"),
+    setLatency: async (ms) => void await ask(`latency ${ms}`),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+function arg(name: string, fallback: number): number {
+  const hit = Deno.args.find((a) => a.startsWith(`--${name}=`));
+  const value = Number(hit ? hit.slice(name.length + 3) : fallback);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new Error(`bad --${name}`);
+  }
+  return value;
+}
+
+if (import.meta.main) {
+  const layout = { rows: arg("rows", 2000), side: arg("side", 128) };
+  const { rows, side } = layout;
+  const started = performance.now();
+  const data = referenceValues(layout);
+  const store = await buildZarrStore([{
+    path: ARRAY_PATH,
+    data,
+    shape: [rows, side, side],
+    chunks: [1, side, side],
+    compressor: "gzip",
+  }], { format: 2, consolidated: true, prefix: ZARR_ROOT });
+  const chunkKey = new RegExp(`^${ZARR_ROOT}/${ARRAY_PATH}/\\d+\\.0\\.0$`);
+  let chunkFiles = 0;
+  let chunkStoredBytes = 0;
+  let arrayMetaFiles = 0;
+  for (const [key, bytes] of Object.entries(store)) {
+    if (chunkKey.test(key)) {
+      chunkFiles++;
+      chunkStoredBytes += bytes.length;
+    } else if (key.startsWith(`${ZARR_ROOT}/${ARRAY_PATH}/.`)) {
+      arrayMetaFiles++;
+    }
+  }
+  const files = { ...store, [WARMUP_FILE]: "warm-up\n" };
+  const buildMs = Math.round(performance.now() - started);
+  const emu = await startEmulator({ files });
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      await emu.close();
+      Deno.exit(0);
+    })();
+    return stopping;
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    Deno.addSignalListener(signal, () => void stop());
+  }
+  console.log(JSON.stringify(
+    {
+      host: emu.host,
+      pid: emu.pid,
+      shape: [rows, side, side],
+      chunks: [1, side, side],
+      chunkFiles,
+      chunkRawBytes: side * side * 4,
+      chunkStoredBytes,
+      files: Object.keys(files).length,
+      arrayMetaFiles,
+      checksum: checksum(data),
+      buildMs,
+      serverPid: Deno.pid,
+    } satisfies ZarrServerInfo,
+  ));
+  const input = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
+  let pending = "";
+  for await (const text of input) {
+    pending += text;
+    let cut;
+    while ((cut = pending.indexOf("\n")) >= 0) {
+      const [command, value] = pending.slice(0, cut).trim().split(" ");
+      pending = pending.slice(cut + 1);
+      if (command === "counters") {
+        console.log(JSON.stringify(emu.counters));
+      } else if (command === "reset") {
+        emu.resetCounters();
+        console.log("{}");
+      } else if (command === "latency") {
+        emu.faults.latencyMs = Number(value);
+        console.log("{}");
+      } else {
+        console.log(JSON.stringify({ error: `unknown command ${command}` }));
+      }
+    }
+  }
+  await stop();
+}
