@@ -1,0 +1,361 @@
+// Issue 4 benchmark: read and decode EVERY chunk of a gzip-compressed
+// float32 Zarr v2 array with `getArray`, from `RepoFs` alone (decoding on
+// this thread) and from a `RepoFsPool` of 1, 2 and 4 workers (each worker
+// fetches and decodes its share of the rows), at 0 ms and 20 ms emulator
+// latency, with URLs cold (a fresh RepoFs, so every file needs its HEAD)
+// and warm (the same instance read a second time).
+//
+// Command (from the repository root; about 3 minutes):
+//   deno run --allow-net=127.0.0.1 --allow-read --allow-env --allow-run=deno bench/zarr_read.ts
+// Options: --rows=2000 --side=128 (shape [rows, side, side], chunks
+// [1, side, side]), --reps=3 (rounds at 0 ms; also the warm reads at 20 ms).
+//
+// The emulator runs in a child process (bench/zarr_serve.ts), so its work
+// does not share this thread; it still shares the machine's cores with this
+// process and with the pool's workers.
+
+import { RepoFs, RepoFsPool } from "../mod.ts";
+import { getArray } from "../zarr.ts";
+import type { ArrayResult } from "../zarr.ts";
+import { median, printTable } from "./synth_listing.ts";
+import {
+  ARRAY_PATH,
+  checksum,
+  referenceValues,
+  spawnZarrServer,
+  WARMUP_FILE,
+  ZARR_ROOT,
+  type ZarrServer,
+} from "./zarr_serve.ts";
+
+function arg(name: string, fallback: number): number {
+  const hit = Deno.args.find((a) => a.startsWith(`--${name}=`));
+  const value = Number(hit ? hit.slice(name.length + 3) : fallback);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new Error(`bad --${name}`);
+  }
+  return value;
+}
+
+const ROWS = arg("rows", 2000);
+const SIDE = arg("side", 128);
+const REPS = arg("reps", 3);
+const HEAD_CONCURRENCY = 3; // RepoFs's default, stated here for the floor
+const LATENCIES = [0, 20];
+/** 0 workers: RepoFs alone. */
+const SOURCES = [0, 1, 2, 4];
+/**
+ * Per latency: rounds of (fresh instances, one cold read each, then
+ * `warm` warm reads each). The 20 ms cold reads cost ~13 s each, so they
+ * run once.
+ */
+const PLAN: Record<number, { rounds: number; warm: number }> = {
+  0: { rounds: REPS, warm: 1 },
+  20: { rounds: 1, warm: REPS },
+};
+
+const sourceName = (workers: number) =>
+  workers === 0
+    ? "RepoFs alone"
+    : `pool, ${workers} worker${workers > 1 ? "s" : ""}`;
+
+function cpuModel(): string {
+  try {
+    const text = Deno.readTextFileSync("/proc/cpuinfo");
+    return /model name\s*:\s*(.*)/.exec(text)?.[1] ?? "unknown CPU";
+  } catch {
+    return "unknown CPU";
+  }
+}
+
+const scriptStart = performance.now();
+console.log(
+  `# zarr_read.ts ${Deno.args.join(" ")} — ${
+    new Date().toISOString()
+  } — Deno ${Deno.version.deno} (V8 ${Deno.version.v8}) — ${navigator.hardwareConcurrency} CPUs (${cpuModel()}) — emulator in a child process (bench/zarr_serve.ts)`,
+);
+
+const server: ZarrServer = await spawnZarrServer({ rows: ROWS, side: SIDE });
+const { info } = server;
+const reference = referenceValues({ rows: ROWS, side: SIDE });
+if (checksum(reference) !== info.checksum) {
+  throw new Error("the reference values differ from what the child wrote");
+}
+const referenceWords = new Uint32Array(reference.buffer);
+const rawBytes = info.chunkFiles * info.chunkRawBytes;
+const MiB = 2 ** 20;
+console.log(
+  `array ${ZARR_ROOT}/${ARRAY_PATH}: float32, shape [${info.shape}], chunks [${info.chunks}], gzip (level 5, CompressionStream); ${info.chunkFiles} chunk files of ${
+    info.chunkRawBytes / 1024
+  } KiB decoded, ${
+    (info.chunkStoredBytes / info.chunkFiles / 1024).toFixed(1)
+  } KiB stored on average (ratio ${
+    (rawBytes / info.chunkStoredBytes).toFixed(2)
+  }); ${(rawBytes / MiB).toFixed(0)} MiB decoded, ${
+    (info.chunkStoredBytes / MiB).toFixed(1)
+  } MiB stored; ${info.files} files in the dataset; child built it in ${info.buildMs} ms`,
+);
+
+interface Instance {
+  workers: number;
+  fs: RepoFs;
+  pool?: RepoFsPool;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh RepoFs (empty URL cache; the routing table is shared by instances
+ * with the same options, which is fine: only URLs matter here) and, for
+ * workers > 0, a pool made from it. The workers are started and initialised
+ * before any timing by reading WARMUP_FILE through each of them (its URL
+ * is resolved once, on this thread, before the counters are reset).
+ */
+async function fresh(workers: number): Promise<Instance> {
+  const fs = new RepoFs({
+    host: info.host,
+    pid: info.pid,
+    headConcurrency: HEAD_CONCURRENCY,
+  });
+  await fs.catFile(WARMUP_FILE);
+  if (workers === 0) return { workers, fs, close: () => Promise.resolve() };
+  const pool = new RepoFsPool(fs, { workers });
+  // The pool gives each new job to the worker with the fewest jobs, so
+  // `workers` jobs at once reach every worker.
+  await Promise.all(
+    Array.from({ length: workers }, () => pool.catFile(WARMUP_FILE)),
+  );
+  return { workers, fs, pool, close: () => pool.close() };
+}
+
+function verify(result: ArrayResult): void {
+  const { data, shape, stride } = result;
+  const expectedShape = [ROWS, SIDE, SIDE];
+  const expectedStride = [SIDE * SIDE, SIDE, 1];
+  if (
+    !(data instanceof Float32Array) ||
+    shape.join() !== expectedShape.join() ||
+    stride.join() !== expectedStride.join() ||
+    data.length !== reference.length
+  ) {
+    throw new Error(
+      `wrong result: ${data.constructor.name} shape [${shape}] stride [${stride}]`,
+    );
+  }
+  const words = new Uint32Array(data.buffer, data.byteOffset, data.length);
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] !== referenceWords[i]) {
+      throw new Error(`value ${i}: ${data[i]}, expected ${reference[i]}`);
+    }
+  }
+}
+
+interface Sample {
+  ms: number;
+  heads: number;
+  peakHeads: number;
+  storeGets: number;
+  peakGets: number;
+}
+
+/** One `getArray` of the whole array, timed; counters from the child. */
+async function timedRead(instance: Instance): Promise<Sample> {
+  await server.reset();
+  const source = instance.pool ?? instance.fs;
+  const t = performance.now();
+  const result = await getArray(source, ZARR_ROOT, ARRAY_PATH);
+  const ms = performance.now() - t;
+  const counters = await server.counters();
+  verify(result);
+  return {
+    ms,
+    heads: counters.heads,
+    peakHeads: counters.peakConcurrentHeads,
+    storeGets: counters.storeGets,
+    peakGets: counters.peakConcurrentStoreGets,
+  };
+}
+
+const rotate = <T>(items: T[], by: number): T[] =>
+  items.map((_, i) => items[(i + by) % items.length]);
+
+// Warm-up, untimed, at 0 ms: JIT on this thread, the shared routing table,
+// the connection pool; one cold and one warm read per source.
+{
+  const t = performance.now();
+  for (const workers of SOURCES) {
+    const instance = await fresh(workers);
+    await timedRead(instance);
+    await timedRead(instance);
+    await instance.close();
+  }
+  console.log(
+    `warm-up (one cold + one warm read per source, untimed): ${
+      ((performance.now() - t) / 1000).toFixed(1)
+    } s`,
+  );
+}
+
+type Key = `${number}/${"cold" | "warm"}/${number}`;
+const samples = new Map<Key, Sample[]>();
+const add = (key: Key, sample: Sample) => {
+  samples.set(key, [...(samples.get(key) ?? []), sample]);
+};
+/** Per round at 0 ms: warm pool-N time over RepoFs-alone time. */
+const pairedWarm0 = new Map<number, number[]>();
+
+for (const latency of LATENCIES) {
+  await server.setLatency(latency);
+  const { rounds, warm } = PLAN[latency];
+  for (let round = 0; round < rounds; round++) {
+    const instances = new Map<number, Instance>();
+    for (const workers of SOURCES) instances.set(workers, await fresh(workers));
+    for (const workers of rotate(SOURCES, round)) {
+      const sample = await timedRead(instances.get(workers)!);
+      add(`${latency}/cold/${workers}`, sample);
+      console.log(
+        `  ${latency} ms cold  round ${round} ${sourceName(workers)}: ${
+          sample.ms.toFixed(0)
+        } ms, ${sample.heads} HEADs`,
+      );
+    }
+    for (let pass = 0; pass < warm; pass++) {
+      const timesThisPass = new Map<number, number>();
+      for (const workers of rotate(SOURCES, round + pass)) {
+        const sample = await timedRead(instances.get(workers)!);
+        add(`${latency}/warm/${workers}`, sample);
+        timesThisPass.set(workers, sample.ms);
+        console.log(
+          `  ${latency} ms warm  round ${round} pass ${pass} ${
+            sourceName(workers)
+          }: ${sample.ms.toFixed(0)} ms`,
+        );
+      }
+      if (latency === 0) {
+        for (const workers of SOURCES.slice(1)) {
+          const list = pairedWarm0.get(workers) ?? [];
+          list.push(timesThisPass.get(0)! / timesThisPass.get(workers)!);
+          pairedWarm0.set(workers, list);
+        }
+      }
+    }
+    for (const instance of instances.values()) await instance.close();
+  }
+}
+await server.setLatency(0);
+
+// ---------------------------------------------------------------------------
+// The table
+
+const metaHeads = info.arrayMetaFiles;
+const rows: (string | number)[][] = [];
+const problems: string[] = [];
+const medianMs = (key: Key) => median(samples.get(key)!.map((s) => s.ms));
+for (const latency of LATENCIES) {
+  for (const mode of ["cold", "warm"] as const) {
+    for (const workers of SOURCES) {
+      const key: Key = `${latency}/${mode}/${workers}`;
+      const list = samples.get(key)!;
+      const ms = median(list.map((s) => s.ms));
+      const times = list.map((s) => s.ms);
+      const heads = [...new Set(list.map((s) => s.heads))].join("/");
+      const peak = Math.max(...list.map((s) => s.peakHeads));
+      const gets = [...new Set(list.map((s) => s.storeGets))].join("/");
+      const peakGets = Math.max(...list.map((s) => s.peakGets));
+      const expectHeads = mode === "cold" ? info.chunkFiles + metaHeads : 0;
+      const headsOk = list.every((s) => s.heads === expectHeads);
+      if (!headsOk) {
+        problems.push(`${key}: HEADs ${heads}, expected ${expectHeads}`);
+      }
+      if (peak > HEAD_CONCURRENCY) {
+        problems.push(`${key}: peak concurrent HEADs ${peak}`);
+      }
+      const floorMs = info.chunkFiles * latency / HEAD_CONCURRENCY;
+      rows.push([
+        `${latency} ms`,
+        mode,
+        sourceName(workers),
+        list.length,
+        list.length > 1
+          ? `${(ms / 1000).toFixed(2)} (${
+            (Math.min(...times) / 1000).toFixed(2)
+          }–${(Math.max(...times) / 1000).toFixed(2)})`
+          : (ms / 1000).toFixed(2),
+        (info.chunkFiles / (ms / 1000)).toFixed(0),
+        (rawBytes / MiB / (ms / 1000)).toFixed(0),
+        `${heads}${headsOk ? "" : " (!)"}`,
+        `${peak}${peak > HEAD_CONCURRENCY ? " (!)" : ""}`,
+        `${gets} (peak ${peakGets})`,
+        mode === "cold" && latency > 0 ? `${(ms / floorMs).toFixed(3)}×` : "—",
+        mode === "warm" && workers > 0
+          ? `${(medianMs(`${latency}/warm/0`) / ms).toFixed(2)}×`
+          : mode === "cold" && workers > 0
+          ? `${(medianMs(`${latency}/cold/0`) / ms).toFixed(2)}×`
+          : "—",
+      ]);
+    }
+  }
+}
+
+console.log(
+  `\n## getArray of the whole array (${info.chunkFiles} chunks, ${
+    (rawBytes / MiB).toFixed(0)
+  } MiB decoded); wall time as median (min–max) in s\n`,
+);
+printTable([
+  "latency",
+  "URLs",
+  "source",
+  "reads",
+  "wall s",
+  "chunks/s",
+  "MiB/s decoded",
+  `HEADs (cold: ${info.chunkFiles} chunks + ${metaHeads} metadata)`,
+  `peak concurrent HEADs (≤ ${HEAD_CONCURRENCY})`,
+  "store GETs (peak in flight)",
+  "cold / HEAD floor",
+  "speed-up vs RepoFs alone",
+], rows);
+
+console.log(
+  `\nHEAD floor for a cold read = files × latency / headConcurrency = ${info.chunkFiles} × 20 ms / ${HEAD_CONCURRENCY} = ${
+    (info.chunkFiles * 20 / HEAD_CONCURRENCY / 1000).toFixed(2)
+  } s at 20 ms (${
+    ((info.chunkFiles + metaHeads) * 20 / HEAD_CONCURRENCY / 1000).toFixed(2)
+  } s counting the ${metaHeads} metadata HEAD); 0 at 0 ms.`,
+);
+const worstCold20 = Math.max(
+  ...SOURCES.map((w) => medianMs(`20/cold/${w}`)),
+);
+const floor20 = info.chunkFiles * 20 / HEAD_CONCURRENCY;
+console.log(
+  `Target: cold reads at 20 ms within 1.1× of that floor: worst ${
+    (worstCold20 / floor20).toFixed(3)
+  }× — ${worstCold20 / floor20 <= 1.1 ? "met" : "NOT met"}`,
+);
+for (const [workers, ratios] of pairedWarm0) {
+  const overall = medianMs("0/warm/0") / medianMs(`0/warm/${workers}`);
+  console.log(
+    `Warm, 0 ms: ${sourceName(workers)} vs RepoFs alone = ${
+      overall.toFixed(2)
+    }× (per-round ${ratios.map((r) => r.toFixed(2)).join(", ")})${
+      workers === 2
+        ? ` — target ≥ 1.5×: ${overall >= 1.5 ? "met" : "NOT met"}`
+        : ""
+    }`,
+  );
+}
+if (problems.length > 0) {
+  console.log(`\nCOUNTER CHECKS FAILED:\n  ${problems.join("\n  ")}`);
+} else {
+  console.log(
+    `\nChecks: every result equals the values written (all ${reference.length} float32 compared bit for bit); ` +
+      `cold reads sent exactly ${
+        info.chunkFiles + metaHeads
+      } HEADs, warm reads none; peak concurrent HEADs ≤ ${HEAD_CONCURRENCY}.`,
+  );
+}
+console.log(
+  `whole script: ${((performance.now() - scriptStart) / 1000).toFixed(0)} s`,
+);
+await server.stop();
+if (problems.length > 0) Deno.exit(1);
