@@ -4,7 +4,8 @@
 // fixtures/zarr_writer.ts (`buildZarrStore`, consolidated), starts the
 // emulator on it and prints one JSON line on stdout (`ZarrServerInfo`).
 // Then it answers one JSON line per command line on stdin:
-//   `counters`    the emulator's counters
+//   `counters`    the emulator's counters, plus `cpuMs`: this process's
+//                 CPU time so far (user + system, all threads)
 //   `reset`       zeroes them (emu.resetCounters())
 //   `latency <n>` sets emu.faults.latencyMs to n
 // and stops when its stdin closes or on SIGTERM/SIGINT.
@@ -12,6 +13,7 @@
 // Started by bench/zarr_read.ts; by hand (Ctrl-D to stop):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-env bench/zarr_serve.ts --rows=2000 --side=128
 
+import process from "node:process";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorCounters } from "../emulator.ts";
 import { buildZarrStore } from "../fixtures/zarr_writer.ts";
@@ -99,10 +101,13 @@ export interface ZarrServerInfo {
   serverPid: number;
 }
 
+/** The emulator's counters and the child's CPU time so far, ms. */
+export type ServerCounters = EmulatorCounters & { cpuMs: number };
+
 /** A running zarr_serve.ts child. */
 export interface ZarrServer extends AsyncDisposable {
   info: ZarrServerInfo;
-  counters(): Promise<EmulatorCounters>;
+  counters(): Promise<ServerCounters>;
   reset(): Promise<void>;
   setLatency(ms: number): Promise<void>;
   /** Closes its stdin and waits for it to exit (SIGTERM after 10 s). */
@@ -177,7 +182,7 @@ export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
   };
   return {
     info,
-    counters: () => ask<EmulatorCounters>("counters"),
+    counters: () => ask<ServerCounters>("counters"),
     reset: async () => void await ask("reset"),
     setLatency: async (ms) => void await ask(`latency ${ms}`),
     stop,
@@ -257,7 +262,13 @@ if (import.meta.main) {
       const [command, value] = pending.slice(0, cut).trim().split(" ");
       pending = pending.slice(cut + 1);
       if (command === "counters") {
-        console.log(JSON.stringify(emu.counters));
+        const { user, system } = process.cpuUsage();
+        console.log(JSON.stringify(
+          {
+            ...emu.counters,
+            cpuMs: (user + system) / 1000,
+          } satisfies ServerCounters,
+        ));
       } else if (command === "reset") {
         emu.resetCounters();
         console.log("{}");
