@@ -167,43 +167,43 @@ export function parseContentRange(
 }
 
 /**
- * How many body bytes a 206 must carry for this plan, after checking its
- * `Content-Range` covers what was asked (a bounded range may be clipped at
- * the end of the file). A mismatch is a {@linkcode RepoProtocolError}.
+ * What a 206 answer covers, after checking it starts where the plan asked
+ * and stays inside the asked span: `length` body bytes, the offset `next`
+ * after them, and `askedEnd`, where the asked span ends (exclusive) when the
+ * answer told the file's size. A server may send less than asked (some cap
+ * ranges); the caller reads on from `next` up to `askedEnd`. A mismatch is a
+ * {@linkcode RepoProtocolError}.
  *
  * @example
  * ```ts
- * import { expectedLength } from "./byte_range.ts";
- * expectedLength({ kind: "bounded", start: 0, end: 100 }, { first: 0, last: 99, total: 500 }, "u"); // 100
- * expectedLength({ kind: "bounded", start: 0, end: 100 }, { first: 0, last: 9, total: 10 }, "u"); // 10
+ * import { answeredSpan } from "./byte_range.ts";
+ * answeredSpan({ kind: "bounded", start: 0, end: 100 }, { first: 0, last: 99, total: 500 }, "u");
+ * // { length: 100, next: 100, askedEnd: 100 }
+ * answeredSpan({ kind: "suffix", length: 50 }, { first: 450, last: 469, total: 500 }, "u");
+ * // { length: 20, next: 470, askedEnd: 500 }: capped, read on from 470
  * ```
  */
-export function expectedLength(
-  plan: RangePlan,
+export function answeredSpan(
+  plan: Exclude<RangePlan, { kind: "empty" }>,
   range: ContentRange,
   url: string,
-): number {
+): { length: number; next: number; askedEnd: number | undefined } {
   const { first, last, total } = range;
-  const sent = first === undefined ? 0 : last! - first + 1;
-  const atEnd = total !== undefined && last === total - 1;
-  const ok = first !== undefined && (
-    plan.kind === "bounded"
-      ? first === plan.start &&
-        (last === plan.end - 1 || (last! < plan.end - 1 && atEnd))
-      : plan.kind === "suffix"
-      ? atEnd && sent === Math.min(plan.length, total!)
-      : plan.kind === "from" && first === plan.start
-  );
-  if (!ok) {
+  const askedStart = plan.kind === "suffix"
+    ? (total === undefined ? first : Math.max(0, total - plan.length))
+    : plan.start;
+  const askedEnd = plan.kind === "bounded"
+    ? Math.min(plan.end, total ?? Infinity)
+    : total;
+  if (
+    first === undefined || first !== askedStart ||
+    (askedEnd !== undefined && last! >= askedEnd)
+  ) {
     throw new RepoProtocolError(
-      `asked for ${describe(plan)} but the answer's Content-Range is ` +
-        `bytes ${first ?? "*"}-${last ?? "*"}/${total ?? "*"}`,
+      `asked for ${rangeHeader(plan) ?? "the whole file"} but the answer's ` +
+        `Content-Range is bytes ${first ?? "*"}-${last ?? "*"}/${total ?? "*"}`,
       url,
     );
   }
-  return sent;
-}
-
-function describe(plan: RangePlan): string {
-  return rangeHeader(plan) ?? "the whole file";
+  return { length: last! - first + 1, next: last! + 1, askedEnd };
 }

@@ -7,8 +7,8 @@
  */
 
 import {
+  answeredSpan,
   type ContentRange,
-  expectedLength,
   needsSize,
   parseContentRange,
   planRange,
@@ -90,9 +90,6 @@ export class ContentReader {
         : undefined;
       const plan = planRange(start, end, size);
       if (plan.kind === "empty") return new Uint8Array(0);
-      if (plan.kind === "from") {
-        return await collect(this.stream(fileId, plan.start, signal));
-      }
       return await this.#fetchWindow(fileId, plan, signal);
     };
     return this.#gets ? (await this.#gets.run(task)).value : await task();
@@ -181,12 +178,14 @@ export class ContentReader {
       );
     }
     return this.#sizes.get(fileId) ??
-      (await collect(this.stream(fileId, 0, signal))).byteLength;
+      (await this.#fetchWindow(fileId, { kind: "from", start: 0 }, signal))
+        .byteLength;
   }
 
+  /** One buffered request for the plan's bytes, retried whole. */
   #fetchWindow(
     fileId: number,
-    plan: Exclude<RangePlan, { kind: "empty" | "from" }>,
+    plan: Exclude<RangePlan, { kind: "empty" }>,
     signal?: AbortSignal,
   ): Promise<Uint8Array> {
     const range = rangeHeader(plan);
@@ -203,16 +202,25 @@ export class ContentReader {
               const url = target.url;
               if (response.status === 206) {
                 const got = this.#learn(fileId, response, url);
-                const length = expectedLength(plan, got, url);
+                const span = answeredSpan(plan, got, url);
                 const body = new Uint8Array(await response.arrayBuffer());
-                if (body.byteLength !== length) {
+                if (body.byteLength !== span.length) {
                   const reason =
-                    `asked ${range}, got ${body.byteLength} of ${length} bytes`;
+                    `asked ${range}, got ${body.byteLength} of ${span.length} bytes`;
                   throw new TransientError(
                     new RepoConnectionError(url, reason),
                   );
                 }
-                return body;
+                if (span.next >= (span.askedEnd ?? span.next)) return body;
+                const rest = await this.#fetchWindow(fileId, {
+                  kind: "bounded",
+                  start: span.next,
+                  end: span.askedEnd!,
+                }, signal);
+                const whole = new Uint8Array(body.byteLength + rest.byteLength);
+                whole.set(body);
+                whole.set(rest, body.byteLength);
+                return whole;
               }
               if (response.status === 416) {
                 this.#learn(fileId, response, url);
@@ -220,7 +228,14 @@ export class ContentReader {
               }
               if (response.status === 200) {
                 const total = this.#learnLength(fileId, response);
-                return await window(response, plan, total);
+                if (plan.kind !== "from") {
+                  return await window(response, plan, total);
+                }
+                return plan.start === 0
+                  ? new Uint8Array(await response.arrayBuffer())
+                  : await collect(
+                    response.body!.pipeThrough(dropFirst(plan.start)),
+                  );
               }
               throw await this.#failure(response, target);
             },
@@ -247,8 +262,8 @@ export class ContentReader {
       let end: number | undefined;
       if (response.status === 206) {
         const got = this.#learn(fileId, response, target.url);
-        expectedLength({ kind: "from", start: offset }, got, target.url);
-        end = got.last! + 1;
+        const plan = { kind: "from", start: offset } as const;
+        end = answeredSpan(plan, got, target.url).next;
       } else if (response.status === 200) {
         end = this.#learnLength(fileId, response);
       } else if (response.status === 416) {

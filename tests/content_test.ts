@@ -404,6 +404,29 @@ Deno.test("a server answering 200 to a Range: only the needed bytes are kept", a
   );
 });
 
+Deno.test("a server that caps ranges: open-ended reads continue where it stopped", async () => {
+  await using t = await setup({}, { faults: { rangeCap: 700_000 } });
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: 5 }),
+    BIG.slice(5),
+  );
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: -1_000_000 }),
+    BIG.slice(-1_000_000),
+  );
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: -1_000_000, end: -10 }),
+    BIG.slice(-1_000_000, -10),
+  );
+  const file = await t.fs.open("data/big.bin");
+  t.emu.faults.truncate = 1;
+  deepStrictEqual(await collect(file.stream()), BIG);
+  deepStrictEqual(
+    await t.fs.catFile("data/big.bin", { start: 10, end: 800_000 }),
+    BIG.slice(10, 800_000),
+  );
+});
+
 Deno.test("expired URLs are re-resolved: before expiry, and after a 403 from the store", async () => {
   await using t = await setup({}, { urlLifetimeSeconds: 1 });
   deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));

@@ -65,6 +65,9 @@ export function contentReply(
   const range = faults.ignoreRange
     ? null
     : parseRange(request.headers.get("range"), total);
+  if (range && range !== "unsatisfiable" && faults.rangeCap > 0) {
+    range.end = Math.min(range.end, range.start + faults.rangeCap - 1);
+  }
   if (range === "unsatisfiable") {
     return {
       response: new Response(null, {

@@ -43,6 +43,7 @@ export interface FailureRule {
  *   latencyMs: 0,
  *   redirect: true,
  *   ignoreRange: false,
+ *   rangeCap: 0,
  *   failures: [{ target: "content", status: 503, count: 1, retryAfter: "1" }],
  *   truncate: 1,
  *   drop: 0,
@@ -58,6 +59,8 @@ export interface EmulatorFaults {
   redirect: boolean;
   /** Content answers 200 with the full body even when a Range was asked. */
   ignoreRange: boolean;
+  /** When above 0, a 206 answer carries at most this many bytes, as some servers cap ranges. */
+  rangeCap: number;
   /** Checked in order; the first matching rule answers the request. */
   failures: FailureRule[];
   /** The next n content answers send their headers and about half the body, then drop the connection. */
@@ -103,6 +106,7 @@ export function createFaults(
     latencyMs: 0,
     redirect: true,
     ignoreRange: false,
+    rangeCap: 0,
     truncate: 0,
     drop: 0,
     shortBody: 0,
