@@ -7,6 +7,7 @@
  * @module
  */
 
+import { boundedChunkQueue, CHUNKS_IN_FLIGHT } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { type ByteSource, zarrStore } from "./zarr_store.ts";
 
@@ -186,8 +187,9 @@ export async function readSelection(
   if (arr.shape.length === 0) return await arr.getChunk([]);
   const full = padSelection(selection, arr.shape.length);
   const asSlices = pointAsSlices(full, arr.shape);
-  if (asSlices === undefined) return await zarr.get(arr, full);
-  const { data } = await zarr.get(arr, asSlices);
+  const options = { createQueue: () => boundedChunkQueue(CHUNKS_IN_FLIGHT) };
+  if (asSlices === undefined) return await zarr.get(arr, full, options);
+  const { data } = await zarr.get(arr, asSlices, options);
   return { data, shape: [], stride: [] };
 }
 

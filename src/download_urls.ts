@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AccessAnswer, RepoApi } from "./repo_api.ts";
+import type { AccessAnswer } from "./repo_api.ts";
 import { Semaphore } from "./semaphore.ts";
 import { isNearExpiry, urlExpiry } from "./signed_url.ts";
 import type { Logger } from "./types.ts";
@@ -56,31 +56,49 @@ export interface UrlResolver {
 export type CachedUrl = [fileId: number, url: string, direct: boolean];
 
 /**
- * The resolver that asks the repository, one HEAD per file id.
+ * Where a {@linkcode DownloadUrls} cache gets a URL it lacks: a HEAD to the
+ * repository, or (in a pool's worker) the main thread's cache. `stale` is
+ * the URL that failed, if that is why it asks.
+ *
+ * @example
+ * ```ts ignore
+ * import type { UrlLookup } from "./download_urls.ts";
+ * const lookup: UrlLookup = (fileId) => api.head(fileId);
+ * ```
+ */
+export type UrlLookup = (
+  fileId: number,
+  stale?: string,
+) => Promise<AccessAnswer>;
+
+/**
+ * The URL cache: one lookup per file id, at most `concurrency` lookups in
+ * flight.
  *
  * @example
  * ```ts ignore
  * import { DownloadUrls } from "./download_urls.ts";
- * const urls = new DownloadUrls(api, 3);
+ * const urls = new DownloadUrls((id) => api.head(id), 3);
  * const { url } = await urls.resolve(42);
  * ```
  */
 export class DownloadUrls implements UrlResolver {
   readonly #cache = new Map<number, ResolvedUrl>();
   readonly #pending = new Map<number, Promise<ResolvedUrl>>();
-  readonly #heads: Semaphore;
+  readonly #lookups: Semaphore;
 
   /**
-   * @param api the repository client
-   * @param headConcurrency most HEADs in flight
-   * @param logger receives one debug line per HEAD
+   * Makes an empty cache.
+   * @param lookup where missing URLs come from
+   * @param concurrency most lookups in flight
+   * @param logger receives one debug line per lookup
    */
   constructor(
-    readonly api: RepoApi,
-    headConcurrency: number,
+    readonly lookup: UrlLookup,
+    concurrency: number,
     readonly logger?: Logger,
   ) {
-    this.#heads = new Semaphore(headConcurrency);
+    this.#lookups = new Semaphore(concurrency);
   }
 
   /** Adds entries resolved elsewhere (a serialised instance's cache). */
@@ -91,12 +109,7 @@ export class DownloadUrls implements UrlResolver {
     }
   }
 
-  /** Most HEADs in flight. */
-  get headConcurrency(): number {
-    return this.#heads.size;
-  }
-
-  /** The cached content URL of `fileId`, resolving it with one HEAD if needed. */
+  /** The cached content URL of `fileId`, looking it up once if needed. */
   resolve(fileId: number, stale?: string): Promise<ResolvedUrl> {
     const known = this.#cache.get(fileId);
     if (known && known.url !== stale && !isStale(known)) {
@@ -104,7 +117,9 @@ export class DownloadUrls implements UrlResolver {
     }
     let pending = this.#pending.get(fileId);
     if (pending === undefined) {
-      pending = this.#head(fileId).finally(() => this.#pending.delete(fileId));
+      pending = this.#lookUp(fileId, stale).finally(() =>
+        this.#pending.delete(fileId)
+      );
       this.#pending.set(fileId, pending);
     }
     return pending;
@@ -115,10 +130,10 @@ export class DownloadUrls implements UrlResolver {
     return [...this.#cache].map(([id, { url, direct }]) => [id, url, direct]);
   }
 
-  async #head(fileId: number): Promise<ResolvedUrl> {
+  async #lookUp(fileId: number, stale?: string): Promise<ResolvedUrl> {
     const started = performance.now();
-    const { value, waitedMs } = await this.#heads.run(() =>
-      this.api.head(fileId)
+    const { value, waitedMs } = await this.#lookups.run(() =>
+      this.lookup(fileId, stale)
     );
     const total = performance.now() - started;
     this.logger?.debug(

@@ -196,7 +196,11 @@ export class RepoFs {
       timeoutMs,
     };
     this.#api = new RepoApi(base, token, transport, retry);
-    this.#urls = new DownloadUrls(this.#api, headConcurrency, this.#logger);
+    this.#urls = new DownloadUrls(
+      (fileId) => this.#api.head(fileId),
+      headConcurrency,
+      this.#logger,
+    );
     this.#content = new ContentReader(restore.urlResolver ?? this.#urls, {
       transport,
       retry,

@@ -9,7 +9,8 @@
 
 /// <reference lib="deno.worker" />
 
-import type { ResolvedUrl, UrlResolver } from "../src/download_urls.ts";
+import { DownloadUrls } from "../src/download_urls.ts";
+import type { AccessAnswer } from "../src/repo_api.ts";
 import {
   flattenError,
   type FromWorker,
@@ -23,18 +24,17 @@ let fs: RepoFs | undefined;
 let asks = 0;
 const asked = new Map<
   number,
-  { resolve: (url: ResolvedUrl) => void; reject: (e: Error) => void }
+  { resolve: (url: AccessAnswer) => void; reject: (e: Error) => void }
 >();
 
-const mainThreadUrls: UrlResolver = {
-  resolve(fileId, stale) {
-    const ask = ++asks;
-    return new Promise((resolve, reject) => {
-      asked.set(ask, { resolve, reject });
-      post({ type: "resolve", ask, fileId, stale });
-    });
-  },
-};
+/** Asks the main thread, which holds the pool's HEAD budget. */
+function askMainThread(fileId: number, stale?: string): Promise<AccessAnswer> {
+  const ask = ++asks;
+  return new Promise((resolve, reject) => {
+    asked.set(ask, { resolve, reject });
+    post({ type: "resolve", ask, fileId, stale });
+  });
+}
 
 function post(message: FromWorker, transfer: Transferable[] = []): void {
   self.postMessage(message, transfer);
@@ -57,11 +57,12 @@ async function run(job: number, work: () => Promise<FromWorker>) {
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   switch (message.type) {
-    case "init":
-      fs = RepoFs.fromSerialized(message.serialized, {
-        urlResolver: mainThreadUrls,
-      });
+    case "init": {
+      const urls = new DownloadUrls(askMainThread, Number.MAX_SAFE_INTEGER);
+      urls.load(message.serialized.urls);
+      fs = RepoFs.fromSerialized(message.serialized, { urlResolver: urls });
       return;
+    }
     case "resolved": {
       const waiting = asked.get(message.ask);
       asked.delete(message.ask);
