@@ -11,7 +11,7 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
@@ -22,8 +22,9 @@ const USAGE =
   `Usage: deno task demo [-- --host H --pid P --store PATH [--token-file F]]
                         [--workers N] [--head-concurrency N] [--latency MS] [--days N]`;
 
-const { values: args } = parseArgs({
-  args: Deno.args,
+const { values: args } = parseDemoArgs({
+  // `deno task demo -- ...` passes the `--` on.
+  args: Deno.args[0] === "--" ? Deno.args.slice(1) : Deno.args,
   options: {
     host: { type: "string" },
     pid: { type: "string" },
@@ -36,6 +37,15 @@ const { values: args } = parseArgs({
     help: { type: "boolean" },
   },
 });
+function parseDemoArgs<T extends ParseArgsConfig>(config: T) {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    Deno.exit(2);
+  }
+}
+
 if (args.help) {
   console.log(USAGE);
   Deno.exit(0);
