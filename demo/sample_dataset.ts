@@ -9,7 +9,15 @@
 import type { EmulatorFileSpec } from "../emulator.ts";
 import { buildZarrStore } from "../fixtures/zarr_writer.ts";
 
-/** Where the sample's Zarr group lives in the dataset. */
+/**
+ * Where the sample's Zarr group lives in the dataset.
+ *
+ * @example
+ * ```ts
+ * import { SAMPLE_STORE } from "./sample_dataset.ts";
+ * console.log(`${SAMPLE_STORE}/.zmetadata`);
+ * ```
+ */
 export const SAMPLE_STORE = "climate.zarr";
 
 /**

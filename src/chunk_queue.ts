@@ -7,7 +7,15 @@
 
 import { Semaphore } from "./semaphore.ts";
 
-/** Chunk reads one `getArray` keeps in flight. */
+/**
+ * Chunk reads one `getArray` keeps in flight.
+ *
+ * @example
+ * ```ts
+ * import { boundedChunkQueue, CHUNKS_IN_FLIGHT } from "./chunk_queue.ts";
+ * const queue = boundedChunkQueue(CHUNKS_IN_FLIGHT);
+ * ```
+ */
 export const CHUNKS_IN_FLIGHT = 32;
 
 /**

@@ -64,7 +64,16 @@ interface Job {
 
 const WORKER_URL = new URL("../workers/range_worker.ts", import.meta.url);
 
-/** Test seam: makes worker `index` throw an uncaught error. */
+/**
+ * Test seam: `pool[crashWorker](index)` makes a worker throw an uncaught
+ * error, as a crash would.
+ *
+ * @example
+ * ```ts ignore
+ * import { crashWorker } from "./pool.ts";
+ * pool[crashWorker](0); // its requests reject with WorkerCrashedError
+ * ```
+ */
 export const crashWorker: unique symbol = Symbol("repo-fs.crashWorker");
 
 /**

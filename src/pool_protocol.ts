@@ -17,7 +17,15 @@ import {
 } from "./errors.ts";
 import type { SerializedRepoFs } from "./serialize.ts";
 
-/** What the main thread asks of a worker. */
+/**
+ * What the main thread asks of a worker.
+ *
+ * @example
+ * ```ts
+ * import type { ToWorker } from "./pool_protocol.ts";
+ * const ask: ToWorker = { type: "cat", job: 1, path: "climate.zarr/.zgroup" };
+ * ```
+ */
 export type ToWorker =
   | { type: "init"; serialized: SerializedRepoFs }
   | { type: "cat"; job: number; path: string; start?: number; end?: number }
@@ -25,14 +33,30 @@ export type ToWorker =
   | { type: "resolved"; ask: number; url?: ResolvedUrl; error?: PlainError }
   | { type: "crash"; reason: string };
 
-/** What a worker tells the main thread. */
+/**
+ * What a worker tells the main thread.
+ *
+ * @example
+ * ```ts
+ * import type { FromWorker } from "./pool_protocol.ts";
+ * const answer: FromWorker = { type: "resolve", ask: 1, fileId: 42 };
+ * ```
+ */
 export type FromWorker =
   | { type: "bytes"; job: number; bytes: Uint8Array }
   | { type: "array"; job: number; part: ArrayPartResult }
   | { type: "failed"; job: number; error: PlainError }
   | { type: "resolve"; ask: number; fileId: number; stale?: string };
 
-/** An error as plain data. */
+/**
+ * An error as plain data.
+ *
+ * @example
+ * ```ts
+ * import type { PlainError } from "./pool_protocol.ts";
+ * const e: PlainError = { name: "NotFoundError", message: "No such file", fields: { path: "a" } };
+ * ```
+ */
 export interface PlainError {
   name: string;
   message: string;
@@ -50,7 +74,15 @@ const CLASSES: Record<string, { prototype: Error }> = {
   RangeError,
 };
 
-/** An error as plain data that survives `postMessage`. */
+/**
+ * An error as plain data that survives `postMessage`.
+ *
+ * @example
+ * ```ts
+ * import { flattenError } from "./pool_protocol.ts";
+ * flattenError(new RangeError("too far")).name; // "RangeError"
+ * ```
+ */
 export function flattenError(error: unknown): PlainError {
   if (!(error instanceof Error)) {
     return { name: "Error", message: String(error), fields: {} };
@@ -66,7 +98,17 @@ export function flattenError(error: unknown): PlainError {
   return { name: error.name, message: error.message, fields };
 }
 
-/** The error of the same class, message and fields, on this side. */
+/**
+ * The error of the same class, message and fields, on this side.
+ *
+ * @example
+ * ```ts
+ * import { flattenError, reviveError } from "./pool_protocol.ts";
+ * import { NotFoundError } from "./errors.ts";
+ * const e = reviveError(flattenError(new NotFoundError("a/b")));
+ * console.log(e instanceof NotFoundError, (e as NotFoundError).path); // true "a/b"
+ * ```
+ */
 export function reviveError(plain: PlainError): Error {
   const prototype = CLASSES[plain.name]?.prototype ?? Error.prototype;
   const error = Object.create(prototype) as Error;
@@ -83,7 +125,15 @@ export function reviveError(plain: PlainError): Error {
   return error;
 }
 
-/** The buffers to transfer rather than copy. */
+/**
+ * The buffers to transfer rather than copy.
+ *
+ * @example
+ * ```ts
+ * import { transferables } from "./pool_protocol.ts";
+ * transferables(new Uint8Array(8)).length; // 1
+ * ```
+ */
 export function transferables(value: unknown): Transferable[] {
   if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) {
     return [value.buffer];
