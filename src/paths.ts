@@ -70,19 +70,3 @@ export function parentKey(key: string): string {
 export function baseName(key: string): string {
   return key.slice(key.lastIndexOf("/") + 1);
 }
-
-/**
- * Joins two normalised keys.
- *
- * @example
- * ```ts
- * import { joinKeys } from "./paths.ts";
- * joinKeys("climate.zarr", "temp/.zarray"); // "climate.zarr/temp/.zarray"
- * joinKeys("", "top.txt"); // "top.txt"
- * ```
- */
-export function joinKeys(dir: string, child: string): string {
-  if (dir === "") return child;
-  if (child === "") return dir;
-  return `${dir}/${child}`;
-}

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { baseName } from "../paths.ts";
 import type { RepoFs } from "../repo_fs.ts";
 import type { FileInfo } from "../types.ts";
 import { formatSize } from "./format.ts";
@@ -78,7 +79,9 @@ export function drawTree(root: TreeNode): string[] {
     children.forEach((child, i) => {
       const last = i === children.length - 1;
       lines.push(
-        `${indent}${last ? "└── " : "├── "}${label(child, baseName(child))}`,
+        `${indent}${last ? "└── " : "├── "}${
+          label(child, baseName(child.name))
+        }`,
       );
       if (child.type === "directory") {
         count.directories++;
@@ -104,10 +107,6 @@ function label(node: TreeNode, name: string): string {
   return node.type === "directory"
     ? `${displayPath(name)}${name === "." ? "" : "/"}`
     : `${displayPath(name)}  (${formatSize(node.size)})`;
-}
-
-function baseName(node: FileInfo): string {
-  return node.name.slice(node.name.lastIndexOf("/") + 1);
 }
 
 function plural(n: number, one: string, many: string): string {
