@@ -54,3 +54,8 @@ export type {
   ArraySelection,
   ArrayValues,
 } from "./src/array_part.ts";
+export type {
+  Downloaded,
+  DownloadToFileOptions,
+  Verification,
+} from "./src/file_download.ts";

@@ -9,6 +9,11 @@
 
 import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
 import { WorkerCrashedError } from "./errors.ts";
+import type {
+  Downloaded,
+  downloadToFile,
+  DownloadToFileOptions,
+} from "./file_download.ts";
 import {
   flattenError,
   type FromWorker,
@@ -60,7 +65,13 @@ interface Job {
   slot: Slot;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  onProgress?: (bytes: number) => void;
 }
+
+type Request =
+  | Omit<Extract<ToWorker, { type: "cat" }>, "job">
+  | Omit<Extract<ToWorker, { type: "array" }>, "job">
+  | Omit<Extract<ToWorker, { type: "download" }>, "job">;
 
 const WORKER_URL = new URL("../workers/range_worker.ts", import.meta.url);
 
@@ -140,6 +151,21 @@ export class RepoFsPool implements AsyncDisposable {
     );
   }
 
+  /**
+   * Downloads a file to `target` in a worker: streamed to a temporary name
+   * beside it, checked against the listing's MD5 and size, then renamed
+   * into place (see `src/file_download.ts`). `target` must be a path the
+   * caller has checked is safe to write. Aborting removes the temporary
+   * file before the promise rejects.
+   */
+  downloadToFile(
+    path: string,
+    target: string,
+    options: DownloadToFileOptions = {},
+  ): Promise<Downloaded> {
+    return this.#dispatch({ type: "download", path, target }, options);
+  }
+
   /** As {@linkcode RepoFs.info}, from the main thread's table. */
   info(path: string): Promise<FileInfo> {
     return this.#fs.info(path);
@@ -193,26 +219,37 @@ export class RepoFsPool implements AsyncDisposable {
   }
 
   async #dispatch<T>(
-    message:
-      | Omit<Extract<ToWorker, { type: "cat" }>, "job">
-      | Omit<Extract<ToWorker, { type: "array" }>, "job">,
+    message: Request,
+    options: DownloadToFileOptions = {},
   ): Promise<T> {
+    const { signal, onBytes } = options;
     this.#checkOpen();
+    signal?.throwIfAborted();
     await this.#whenReady();
     this.#checkOpen();
+    signal?.throwIfAborted();
     const slot = this.#slots.reduce((a, b) =>
       b.jobs.size < a.jobs.size ? b : a
     );
     const job = ++this.#lastJob;
-    return await new Promise<T>((resolve, reject) => {
-      this.#jobs.set(job, {
-        slot,
-        resolve: resolve as (value: unknown) => void,
-        reject,
+    // The worker answers a cancel once it has cleaned up; that answer settles the job.
+    const cancel = () =>
+      slot.worker.postMessage({ type: "cancel", job } satisfies ToWorker);
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      return await new Promise<T>((resolve, reject) => {
+        this.#jobs.set(job, {
+          slot,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          onProgress: onBytes,
+        });
+        slot.jobs.add(job);
+        slot.worker.postMessage({ ...message, job } satisfies ToWorker);
       });
-      slot.jobs.add(job);
-      slot.worker.postMessage({ ...message, job } satisfies ToWorker);
-    });
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+    }
   }
 
   #checkOpen(): void {
@@ -271,6 +308,11 @@ export class RepoFsPool implements AsyncDisposable {
         return this.#settle(message.job, (job) => job.resolve(message.bytes));
       case "array":
         return this.#settle(message.job, (job) => job.resolve(message.part));
+      case "downloaded":
+        return this.#settle(message.job, (job) => job.resolve(message.result));
+      case "progress":
+        this.#jobs.get(message.job)?.onProgress?.(message.bytes);
+        return;
       case "failed":
         return this.#settle(
           message.job,

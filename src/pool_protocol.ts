@@ -7,6 +7,7 @@
 
 import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
 import type { ResolvedUrl } from "./download_urls.ts";
+import type { Downloaded } from "./file_download.ts";
 import {
   IsADirectoryError,
   NotFoundError,
@@ -30,6 +31,8 @@ export type ToWorker =
   | { type: "init"; serialized: SerializedRepoFs }
   | { type: "cat"; job: number; path: string; start?: number; end?: number }
   | { type: "array"; job: number; request: ArrayPartRequest }
+  | { type: "download"; job: number; path: string; target: string }
+  | { type: "cancel"; job: number }
   | { type: "resolved"; ask: number; url?: ResolvedUrl; error?: PlainError }
   | { type: "crash"; reason: string };
 
@@ -45,6 +48,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: "bytes"; job: number; bytes: Uint8Array }
   | { type: "array"; job: number; part: ArrayPartResult }
+  | { type: "downloaded"; job: number; result: Downloaded }
+  | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
   | { type: "resolve"; ask: number; fileId: number; stale?: string };
 

@@ -139,3 +139,45 @@ Deno.test("bad worker counts are TypeErrors", () => {
     ok(error instanceof TypeError && /workers/.test(error.message));
   }
 });
+
+Deno.test("downloadToFile: a worker writes, checks and renames; cancelling leaves nothing", async () => {
+  const big = patterned(3 * 1024 * 1024, 5);
+  await using emu = await startEmulator({
+    files: {
+      "data/big.bin": big,
+      "bad.bin": { content: "abc", md5: "0".repeat(32) },
+    },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const dir = await Deno.makeTempDir();
+  try {
+    let progress = 0;
+    const target = `${dir}/big.bin`;
+    const done = await pool.downloadToFile("data/big.bin", target, {
+      onBytes: (bytes) => (progress += bytes),
+    });
+    deepStrictEqual(done, { bytes: big.byteLength, verified: "md5" });
+    equal(progress, big.byteLength);
+    deepStrictEqual(await Deno.readFile(target), big);
+
+    await rejects(
+      pool.downloadToFile("bad.bin", `${dir}/bad.bin`),
+      /MD5 mismatch/,
+    );
+
+    emu.faults.latencyMs = 300;
+    const controller = new AbortController();
+    const cancelled = pool.downloadToFile("data/big.bin", `${dir}/again.bin`, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 100);
+    await rejects(cancelled);
+    emu.faults.latencyMs = 0;
+    const left = [];
+    for await (const entry of Deno.readDir(dir)) left.push(entry.name);
+    deepStrictEqual(left, ["big.bin"], "no partial or failed file is left");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -10,6 +10,7 @@
 /// <reference lib="deno.worker" />
 
 import { DownloadUrls } from "../src/download_urls.ts";
+import { downloadToFile } from "../src/file_download.ts";
 import type { AccessAnswer } from "../src/repo_api.ts";
 import {
   flattenError,
@@ -20,7 +21,11 @@ import {
 } from "../src/pool_protocol.ts";
 import { RepoFs } from "../src/repo_fs.ts";
 
+/** Bytes of progress a download gathers before it reports them. */
+const PROGRESS_STEP = 1 << 20;
+
 let fs: RepoFs | undefined;
+const cancels = new Map<number, AbortController>();
 let asks = 0;
 const asked = new Map<
   number,
@@ -54,6 +59,32 @@ async function run(job: number, work: () => Promise<FromWorker>) {
   }
 }
 
+async function download(
+  { job, path, target }: Extract<ToWorker, { type: "download" }>,
+): Promise<FromWorker> {
+  const controller = new AbortController();
+  cancels.set(job, controller);
+  let unreported = 0;
+  const report = () => {
+    if (unreported > 0) post({ type: "progress", job, bytes: unreported });
+    unreported = 0;
+  };
+  try {
+    const file = await fs!.info(path);
+    const result = await downloadToFile(await fs!.open(path), file, target, {
+      signal: controller.signal,
+      onBytes: (bytes) => {
+        unreported += bytes;
+        if (unreported >= PROGRESS_STEP) report();
+      },
+    });
+    report();
+    return { type: "downloaded", job, result };
+  } finally {
+    cancels.delete(job);
+  }
+}
+
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   switch (message.type) {
@@ -82,6 +113,13 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
         const part = await readArrayPart(fs!, message.request);
         return { type: "array", job: message.job, part };
       });
+    case "download":
+      return void run(message.job, () => download(message));
+    case "cancel":
+      cancels.get(message.job)?.abort(
+        new DOMException("The download was cancelled", "AbortError"),
+      );
+      return;
     case "crash":
       setTimeout(() => {
         throw new Error(message.reason);

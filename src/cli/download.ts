@@ -1,38 +1,19 @@
 /**
- * The downloader behind `get`: a bounded number of files streamed at once
- * on the main thread, each to a temporary name beside its target, hashed
- * with MD5 while it streams, checked against the listing, and only then
- * renamed into place. A failure or an abort removes the temporary file, so
- * a file under its real name is always complete.
+ * The downloader behind `get`: a bounded number of files at once, each
+ * checked for a safe target on this thread and then downloaded by a worker
+ * of a `RepoFsPool` (streamed to a temporary name, hashed with MD5, checked
+ * against the listing, renamed into place; see `src/file_download.ts`). A
+ * failure or an abort removes the temporary file, so a file under its real
+ * name is always complete.
  *
  * @module
  */
 
 import { createHash } from "node:crypto";
-import { basename, dirname, join } from "node:path";
-import type { RepoFs } from "../repo_fs.ts";
+import type { Verification } from "../file_download.ts";
+import type { RepoFsPool } from "../pool.ts";
 import type { FileInfo } from "../types.ts";
-import { writeAll } from "./io.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
-
-/** Marks temporary files; no complete file carries it. */
-const PARTIAL_MARK = ".repo-fs-partial-";
-/** Longest part of the real name kept in a temporary name, in UTF-8 bytes. */
-const TEMP_NAME_BYTES = 96;
-const encoder = new TextEncoder();
-
-/**
- * How a downloaded file was checked: its MD5, its size (no MD5 listed), or
- * not at all (neither listed, or more bytes served than listed, as for
- * ingested tabular files whose served form has a header line).
- *
- * @example
- * ```ts
- * import type { Verification } from "./download.ts";
- * const checked: Verification = "md5";
- * ```
- */
-export type Verification = "md5" | "size" | "none";
 
 /**
  * What happened to one file.
@@ -90,11 +71,11 @@ export interface DownloadOptions {
  * @example
  * ```ts ignore
  * const root = await OutputRoot.open("out");
- * const outcomes = await downloadAll(fs, root, await fs.find("").then(...), options);
+ * const outcomes = await downloadAll(pool, root, await fs.find("").then(...), options);
  * ```
  */
 export async function downloadAll(
-  fs: RepoFs,
+  pool: RepoFsPool,
   root: OutputRoot,
   files: readonly FileInfo[],
   options: DownloadOptions,
@@ -104,7 +85,7 @@ export async function downloadAll(
   const worker = async () => {
     while (next < files.length && !options.signal.aborted) {
       const index = next++;
-      const outcome = await downloadFile(fs, root, files[index], options);
+      const outcome = await downloadFile(pool, root, files[index], options);
       if (outcome === undefined) return;
       outcomes[index] = outcome;
       options.onOutcome(outcome);
@@ -120,11 +101,11 @@ export async function downloadAll(
  *
  * @example
  * ```ts ignore
- * const outcome = await downloadFile(fs, root, await fs.info("a.txt"), options);
+ * const outcome = await downloadFile(pool, root, await fs.info("a.txt"), options);
  * ```
  */
 export async function downloadFile(
-  fs: RepoFs,
+  pool: RepoFsPool,
   root: OutputRoot,
   file: FileInfo,
   options: DownloadOptions,
@@ -135,7 +116,10 @@ export async function downloadFile(
     if (options.resume && await isComplete(target, file, options.signal)) {
       return { path, status: "skipped", bytes: file.size ?? 0 };
     }
-    const { bytes, verified } = await fetchInto(fs, file, target, options);
+    const { bytes, verified } = await pool.downloadToFile(path, target, {
+      signal: options.signal,
+      onBytes: options.onBytes,
+    });
     return { path, status: "downloaded", bytes, verified };
   } catch (error) {
     if (options.signal.aborted) return undefined;
@@ -177,85 +161,6 @@ export async function isComplete(
     return (await md5OfFile(target, signal)) === file.md5.toLowerCase();
   }
   return file.size !== null;
-}
-
-/**
- * A temporary name beside `target`: hidden, marked `.repo-fs-partial-`,
- * with 16 random hex digits, and short enough for any file system.
- *
- * @example
- * ```ts
- * import { temporaryName } from "./download.ts";
- * temporaryName("/out/data/a.csv"); // like "/out/data/.a.csv.repo-fs-partial-3f9c0a1b2c3d4e5f"
- * ```
- */
-export function temporaryName(target: string): string {
-  const random = Array.from(
-    crypto.getRandomValues(new Uint8Array(8)),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
-  let kept = "";
-  for (const char of basename(target)) {
-    if (encoder.encode(kept + char).byteLength > TEMP_NAME_BYTES) break;
-    kept += char;
-  }
-  return join(dirname(target), `.${kept}${PARTIAL_MARK}${random}`);
-}
-
-/** Streams the file to a temporary name, checks it, renames it into place. */
-async function fetchInto(
-  fs: RepoFs,
-  file: FileInfo,
-  target: string,
-  options: DownloadOptions,
-): Promise<{ bytes: number; verified: Verification }> {
-  const { signal } = options;
-  signal.throwIfAborted();
-  const temp = temporaryName(target);
-  const handle = await Deno.open(temp, { write: true, createNew: true });
-  let open = true;
-  let renamed = false;
-  try {
-    const hash = createHash("md5");
-    let received = 0;
-    const stream = (await fs.open(file.name)).stream({ signal });
-    for await (const chunk of stream) {
-      hash.update(chunk);
-      await writeAll(handle, chunk);
-      received += chunk.byteLength;
-      options.onBytes(chunk.byteLength);
-    }
-    handle.close();
-    open = false;
-    const verified = verify(file, received, hash.digest("hex"));
-    await Deno.rename(temp, target);
-    renamed = true;
-    return { bytes: received, verified };
-  } finally {
-    if (open) handle.close();
-    if (!renamed) await Deno.remove(temp).catch(() => {});
-  }
-}
-
-/**
- * Checks the bytes received against the listing; throws on a mismatch. More
- * bytes than listed is how ingested tabular files are served (a header line
- * the listing does not count): their listed MD5 cannot describe the bytes.
- */
-function verify(file: FileInfo, received: number, md5: string): Verification {
-  const listed = file.size;
-  if (listed !== null && received < listed) {
-    throw new Error(`short download: ${received} of ${listed} listed bytes`);
-  }
-  const servedMore = listed !== null && received > listed;
-  if (file.md5 !== undefined) {
-    if (md5 === file.md5.toLowerCase()) return "md5";
-    if (servedMore) return "none";
-    throw new Error(
-      `MD5 mismatch: the listing says ${file.md5}, the bytes received have ${md5}; not kept`,
-    );
-  }
-  return listed === null || servedMore ? "none" : "size";
 }
 
 async function md5OfFile(path: string, signal: AbortSignal): Promise<string> {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { RepoFsPool } from "../pool.ts";
 import type { RepoFs } from "../repo_fs.ts";
 import type { FileInfo } from "../types.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
@@ -139,8 +140,13 @@ async function download(
   );
   const controller = new AbortController();
   const dispose = onStopSignal(() => controller.abort());
+  const workers = Math.max(
+    1,
+    Math.min(job.parallel, job.files.length, navigator.hardwareConcurrency),
+  );
+  await using pool = new RepoFsPool(job.fs, { workers });
   try {
-    const outcomes = await downloadAll(job.fs, job.root, job.files, {
+    const outcomes = await downloadAll(pool, job.root, job.files, {
       parallel: job.parallel,
       resume: line.values.resume === true,
       signal: controller.signal,

@@ -7,44 +7,12 @@
  */
 
 import type { Logger } from "../types.ts";
+import { writeAll } from "../write_all.ts";
 
 const encoder = new TextEncoder();
 /** What `JSON.stringify` leaves as it is but a terminal must not see raw. */
 const RAW_AFTER_JSON = /[\u007f-\u009f\p{Bidi_Control}]/gu;
 const UNSHOWABLE = /[\p{Cc}\p{Bidi_Control}]/u;
-
-/**
- * Something bytes can be written to, as `Deno.stdout` and `Deno.FsFile` are.
- *
- * @example
- * ```ts
- * import type { ByteSink } from "./io.ts";
- * const sink: ByteSink = Deno.stdout;
- * ```
- */
-export interface ByteSink {
-  /** Writes some of `bytes`; resolves to how many. */
-  write(bytes: Uint8Array): Promise<number>;
-}
-
-/**
- * Writes every byte, however many calls the sink needs.
- *
- * @example
- * ```ts
- * import { writeAll } from "./io.ts";
- * await writeAll(Deno.stdout, new TextEncoder().encode("hello\n"));
- * ```
- */
-export async function writeAll(
-  sink: ByteSink,
-  bytes: Uint8Array,
-): Promise<void> {
-  let done = 0;
-  while (done < bytes.byteLength) {
-    done += await sink.write(bytes.subarray(done));
-  }
-}
 
 /**
  * The process's output streams with secret redaction on stderr.

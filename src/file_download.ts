@@ -1,0 +1,155 @@
+/**
+ * Downloading one dataset file to disk without leaving anything that looks
+ * complete but is not: the bytes stream to a temporary name beside the
+ * target, are hashed with MD5 on the way, are checked against the listing,
+ * and only then are renamed into place. A failure or an abort removes the
+ * temporary file.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import type { RepoFile } from "./repo_fs.ts";
+import type { FileInfo } from "./types.ts";
+import { writeAll } from "./write_all.ts";
+
+/** Marks temporary files; no complete file carries it. */
+export const PARTIAL_MARK = ".repo-fs-partial-";
+/** Longest part of the real name kept in a temporary name, in UTF-8 bytes. */
+const TEMP_NAME_BYTES = 96;
+const encoder = new TextEncoder();
+
+/**
+ * How a downloaded file was checked: its MD5, its size (no MD5 listed), or
+ * not at all (neither listed, or more bytes served than listed, as for
+ * ingested tabular files whose served form has a header line).
+ *
+ * @example
+ * ```ts
+ * import type { Verification } from "./file_download.ts";
+ * const checked: Verification = "md5";
+ * ```
+ */
+export type Verification = "md5" | "size" | "none";
+
+/**
+ * What {@linkcode downloadToFile} reports.
+ *
+ * @example
+ * ```ts
+ * import type { Downloaded } from "./file_download.ts";
+ * const done: Downloaded = { bytes: 3, verified: "md5" };
+ * ```
+ */
+export interface Downloaded {
+  /** Bytes written. */
+  bytes: number;
+  /** How they were checked. */
+  verified: Verification;
+}
+
+/**
+ * Options of a download.
+ *
+ * @example
+ * ```ts
+ * import type { DownloadToFileOptions } from "./file_download.ts";
+ * const options: DownloadToFileOptions = { onBytes: (n) => console.log(n) };
+ * ```
+ */
+export interface DownloadToFileOptions {
+  /** Stops the download; the temporary file is removed. */
+  signal?: AbortSignal;
+  /** Called with each chunk's size as it is written. */
+  onBytes?: (bytes: number) => void;
+}
+
+/**
+ * A temporary name beside `target`: hidden, marked `.repo-fs-partial-`,
+ * with 16 random hex digits, and short enough for any file system.
+ *
+ * @example
+ * ```ts
+ * import { temporaryName } from "./file_download.ts";
+ * temporaryName("/out/data/a.csv"); // like "/out/data/.a.csv.repo-fs-partial-3f9c0a1b2c3d4e5f"
+ * ```
+ */
+export function temporaryName(target: string): string {
+  const random = Array.from(
+    crypto.getRandomValues(new Uint8Array(8)),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+  let kept = "";
+  for (const char of basename(target)) {
+    if (encoder.encode(kept + char).byteLength > TEMP_NAME_BYTES) break;
+    kept += char;
+  }
+  return join(dirname(target), `.${kept}${PARTIAL_MARK}${random}`);
+}
+
+/**
+ * Streams `opened` to a temporary name beside `target`, checks it against
+ * the listing entry `file`, and renames it into place. `target` must be a
+ * path the caller has checked is safe to write.
+ *
+ * @example
+ * ```ts ignore
+ * import { downloadToFile } from "./file_download.ts";
+ * const info = await fs.info("data/a.csv");
+ * const { bytes, verified } = await downloadToFile(await fs.open(info.name), info, "/out/data/a.csv");
+ * ```
+ */
+export async function downloadToFile(
+  opened: RepoFile,
+  file: FileInfo,
+  target: string,
+  options: DownloadToFileOptions = {},
+): Promise<Downloaded> {
+  const { signal, onBytes } = options;
+  signal?.throwIfAborted();
+  const temp = temporaryName(target);
+  const handle = await Deno.open(temp, { write: true, createNew: true });
+  let open = true;
+  let renamed = false;
+  try {
+    const hash = createHash("md5");
+    let received = 0;
+    for await (const chunk of opened.stream({ signal })) {
+      hash.update(chunk);
+      await writeAll(handle, chunk);
+      received += chunk.byteLength;
+      onBytes?.(chunk.byteLength);
+    }
+    handle.close();
+    open = false;
+    const verified = verify(file, received, hash.digest("hex"));
+    await Deno.rename(temp, target);
+    renamed = true;
+    return { bytes: received, verified };
+  } finally {
+    if (open) handle.close();
+    if (!renamed) await Deno.remove(temp).catch(() => {});
+  }
+}
+
+/**
+ * Checks the bytes received against the listing; throws on a mismatch. More
+ * bytes than listed is how ingested tabular files are served (a header line
+ * the listing does not count): their listed MD5 cannot describe the bytes.
+ */
+function verify(file: FileInfo, received: number, md5: string): Verification {
+  const listed = file.size;
+  if (listed !== null && received < listed) {
+    throw new Error(`short download: ${received} of ${listed} listed bytes`);
+  }
+  const servedMore = listed !== null && received > listed;
+  if (file.md5 !== undefined) {
+    if (md5 === file.md5.toLowerCase()) return "md5";
+    if (servedMore) return "none";
+    throw new Error(
+      `MD5 mismatch: the listing says ${file.md5}, the bytes received have ${md5}; not kept`,
+    );
+  }
+  return listed === null || servedMore ? "none" : "size";
+}
