@@ -19,6 +19,8 @@
 // folder is removed as soon as the emulator has started, and again on exit.
 // --mode=memory hands the emulator an in-memory Uint8Array instead.
 
+import { lineReader } from "./child_lines.ts";
+import { flag } from "./flags.ts";
 import process from "node:process";
 import { startEmulator } from "../emulator.ts";
 
@@ -93,22 +95,10 @@ export async function spawnBigServer(
     stderr: "inherit",
   }).spawn();
   const writer = child.stdin.getWriter();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const nextLine = async (): Promise<string> => {
-    while (!buffered.includes("\n")) {
-      const { done, value } = await lines.read();
-      if (done) throw new Error("serve_big.ts exited");
-      buffered += value;
-    }
-    const cut = buffered.indexOf("\n");
-    const line = buffered.slice(0, cut);
-    buffered = buffered.slice(cut + 1);
-    return line;
-  };
+  const lines = lineReader(child.stdout, "serve_big.ts");
   let info: BigServerInfo;
   try {
-    info = JSON.parse(await nextLine());
+    info = JSON.parse(await lines.next());
   } catch (error) {
     await child.status;
     throw error;
@@ -132,16 +122,11 @@ export async function spawnBigServer(
     info,
     async memory() {
       await writer.write(new TextEncoder().encode("memory\n"));
-      return JSON.parse(await nextLine());
+      return JSON.parse(await lines.next());
     },
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-function arg(name: string, fallback: string): string {
-  const hit = Deno.args.find((a) => a.startsWith(`--${name}=`));
-  return hit ? hit.slice(name.length + 3) : fallback;
 }
 
 async function writeBigFile(file: string, size: number): Promise<void> {
@@ -162,8 +147,8 @@ async function writeBigFile(file: string, size: number): Promise<void> {
 }
 
 if (import.meta.main) {
-  const size = Number(arg("size", String(2 ** 30)));
-  const mode = arg("mode", "dir");
+  const size = Number(flag("size", String(2 ** 30)));
+  const mode = flag("mode", "dir");
   if (!Number.isSafeInteger(size) || size <= 0) throw new Error("bad --size");
   if (mode !== "dir" && mode !== "memory") throw new Error("bad --mode");
   const started = performance.now();

@@ -17,20 +17,18 @@
 // the file. RSS is Deno.memoryUsage().rss, sampled every 5 ms by a timer and
 // after every chunk.
 
+import { flag } from "./flags.ts";
 import { createHash } from "node:crypto";
 import { RepoFs } from "../mod.ts";
 import { printTable } from "./synth_listing.ts";
 import { spawnBigServer } from "./serve_big.ts";
 
 const MiB = 2 ** 20;
-const argValue = (name: string, fallback: string) =>
-  Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ??
-    fallback;
-const size = Number(argValue("size", String(2 ** 30)));
-const mode = argValue("mode", "dir") as "dir" | "memory";
+const size = Number(flag("size", String(2 ** 30)));
+const mode = flag("mode", "dir") as "dir" | "memory";
 const rss = () => Deno.memoryUsage().rss;
 const gc = (globalThis as { gc?: () => void }).gc;
-const gcEvery = Number(argValue("gc-every", "0"));
+const gcEvery = Number(flag("gc-every", "0"));
 if (gcEvery > 0 && !gc) {
   throw new Error("--gc-every needs --v8-flags=--expose-gc");
 }
@@ -165,7 +163,7 @@ const passes: Record<string, () => Promise<void>> = {
     );
   },
 };
-const order = argValue("order", "ours,md5,raw").split(",");
+const order = flag("order", "ours,md5,raw").split(",");
 for (const name of order) await passes[name]();
 
 const child = await server.memory();

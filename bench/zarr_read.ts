@@ -14,6 +14,7 @@
 // does not share this thread; it still shares the machine's cores with this
 // process and with the pool's workers.
 
+import { countFlag } from "./flags.ts";
 import process from "node:process";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
@@ -29,18 +30,9 @@ import {
   type ZarrServer,
 } from "./zarr_serve.ts";
 
-function arg(name: string, fallback: number): number {
-  const hit = Deno.args.find((a) => a.startsWith(`--${name}=`));
-  const value = Number(hit ? hit.slice(name.length + 3) : fallback);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`bad --${name}`);
-  }
-  return value;
-}
-
-const ROWS = arg("rows", 2000);
-const SIDE = arg("side", 128);
-const REPS = arg("reps", 3);
+const ROWS = countFlag("rows", 2000);
+const SIDE = countFlag("side", 128);
+const REPS = countFlag("reps", 3);
 const HEAD_CONCURRENCY = 3; // RepoFs's default, stated here for the floor
 const LATENCIES = [0, 20];
 /** 0 workers: RepoFs alone. */

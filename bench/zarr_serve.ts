@@ -13,6 +13,8 @@
 // Started by bench/zarr_read.ts; by hand (Ctrl-D to stop):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-env bench/zarr_serve.ts --rows=2000 --side=128
 
+import { lineReader } from "./child_lines.ts";
+import { countFlag } from "./flags.ts";
 import process from "node:process";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorCounters } from "../emulator.ts";
@@ -134,22 +136,10 @@ export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
     stderr: "inherit",
   }).spawn();
   const writer = child.stdin.getWriter();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const nextLine = async (): Promise<string> => {
-    while (!buffered.includes("\n")) {
-      const { done, value } = await lines.read();
-      if (done) throw new Error("zarr_serve.ts exited");
-      buffered += value;
-    }
-    const cut = buffered.indexOf("\n");
-    const line = buffered.slice(0, cut);
-    buffered = buffered.slice(cut + 1);
-    return line;
-  };
+  const lines = lineReader(child.stdout, "zarr_serve.ts");
   let info: ZarrServerInfo;
   try {
-    info = JSON.parse(await nextLine());
+    info = JSON.parse(await lines.next());
   } catch (error) {
     await child.status;
     throw error;
@@ -159,7 +149,7 @@ export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
   const ask = <T>(command: string): Promise<T> => {
     const answer = queue.then(async () => {
       await writer.write(new TextEncoder().encode(`${command}\n`));
-      return JSON.parse(await nextLine()) as T;
+      return JSON.parse(await lines.next()) as T;
     });
     queue = answer.catch(() => {});
     return answer;
@@ -190,17 +180,11 @@ export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
   };
 }
 
-function arg(name: string, fallback: number): number {
-  const hit = Deno.args.find((a) => a.startsWith(`--${name}=`));
-  const value = Number(hit ? hit.slice(name.length + 3) : fallback);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`bad --${name}`);
-  }
-  return value;
-}
-
 if (import.meta.main) {
-  const layout = { rows: arg("rows", 2000), side: arg("side", 128) };
+  const layout = {
+    rows: countFlag("rows", 2000),
+    side: countFlag("side", 128),
+  };
   const { rows, side } = layout;
   const started = performance.now();
   const data = referenceValues(layout);
