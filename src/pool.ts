@@ -9,11 +9,7 @@
 
 import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
 import { WorkerCrashedError } from "./errors.ts";
-import type {
-  Downloaded,
-  downloadToFile,
-  DownloadToFileOptions,
-} from "./file_download.ts";
+import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
 import {
   flattenError,
   type FromWorker,
