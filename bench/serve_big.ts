@@ -19,7 +19,7 @@
 // folder is removed as soon as the emulator has started, and again on exit.
 // --mode=memory hands the emulator an in-memory Uint8Array instead.
 
-import { lineReader } from "./child_lines.ts";
+import { spawnChildServer } from "./child_server.ts";
 import { flag } from "./flags.ts";
 import process from "node:process";
 import { startEmulator } from "../emulator.ts";
@@ -79,53 +79,22 @@ export async function spawnBigServer(
   mode: "dir" | "memory",
 ): Promise<BigServer> {
   const tmp = Deno.env.get("TMPDIR") ?? "/tmp";
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
+  const server = await spawnChildServer<BigServerInfo>(
+    new URL(import.meta.url),
+    [`--size=${size}`, `--mode=${mode}`],
+    "serve_big.ts",
+    [
       "--allow-net=127.0.0.1",
       "--allow-read",
       "--allow-env",
       ...(mode === "dir" ? [`--allow-write=${tmp}`] : []),
-      new URL(import.meta.url).pathname,
-      `--size=${size}`,
-      `--mode=${mode}`,
     ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const lines = lineReader(child.stdout, "serve_big.ts");
-  let info: BigServerInfo;
-  try {
-    info = JSON.parse(await lines.next());
-  } catch (error) {
-    await child.status;
-    throw error;
-  }
-  let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= (async () => {
-      await writer.close().catch(() => {});
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGTERM");
-        } catch { /* already gone */ }
-      }, 10_000);
-      await child.status;
-      clearTimeout(timer);
-      await lines.cancel().catch(() => {});
-    })();
-    return stopped;
-  };
+  );
   return {
-    info,
-    async memory() {
-      await writer.write(new TextEncoder().encode("memory\n"));
-      return JSON.parse(await lines.next());
-    },
-    stop,
-    [Symbol.asyncDispose]: stop,
+    info: server.info,
+    memory: () => server.ask("memory"),
+    stop: server.stop,
+    [Symbol.asyncDispose]: server.stop,
   };
 }
 

@@ -24,7 +24,8 @@ import {
 } from "../src/emulator/metadata.ts";
 import { RepoApi } from "../src/repo_api.ts";
 import { RetryPolicy } from "../src/retry.ts";
-import type { ListedFile } from "../src/routing_table.ts";
+import { type ListedFile, RoutingTable } from "../src/routing_table.ts";
+import type { SerializedRepoFs } from "../src/serialize.ts";
 
 /** Variables per store; with `.zgroup` and `.zattrs` a store has 10 children. */
 export const VARIABLES_PER_STORE = 8;
@@ -241,6 +242,43 @@ export function* listedFromLayout(layout: SynthLayout): Iterable<ListedFile> {
       md5: "0123456789abcdef0123456789abcdef",
     };
   }
+}
+
+/**
+ * A serialised `RepoFs` holding an `n`-file synthetic table (no server
+ * behind it: only table operations work), and the stores that have exactly
+ * 10 children, the directories the `ls` benchmarks list.
+ *
+ * @example
+ * ```ts ignore
+ * const { serialized, stores } = offlineDataset(1_000);
+ * const fs = RepoFs.fromSerialized(serialized);
+ * await fs.ls(stores[0]);
+ * ```
+ */
+export function offlineDataset(
+  n: number,
+): { serialized: SerializedRepoFs; stores: string[] } {
+  const layout = zarrLayout(n);
+  const table = RoutingTable.build(listedFromLayout(layout));
+  const stores: string[] = [];
+  for (let i = 0; i < layout.stores; i++) {
+    if (table.children(`s${i}.zarr`).length === 10) stores.push(`s${i}.zarr`);
+  }
+  const serialized: SerializedRepoFs = {
+    format: "repo-fs/1",
+    options: {
+      host: "http://127.0.0.1:9",
+      pid: "doi:10.5072/FK2/BENCH",
+      version: ":latest",
+      headConcurrency: 3,
+      timeoutMs: 60_000,
+      retry: {},
+    },
+    urls: [],
+    listing: table.toCompact(),
+  };
+  return { serialized, stores };
 }
 
 /** Median of a list of numbers. */

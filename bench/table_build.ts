@@ -15,10 +15,10 @@ import { RepoFs } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { RoutingTable } from "../src/routing_table.ts";
 import {
-  listedFromLayout,
   listFilesOver,
   listingJson,
   median,
+  offlineDataset,
   pathOf,
   printTable,
   zarrLayout,
@@ -248,25 +248,7 @@ console.error(`(build section: ${ms((now() - sectionStart) / 1000)} s)`);
 const lsStart = now();
 if (want("ls")) {
   const setups = [1_000, 1_000_000].map((n) => {
-    const layout = zarrLayout(n);
-    const check = RoutingTable.build(listedFromLayout(layout));
-    const stores: string[] = [];
-    for (let i = 0; i < layout.stores; i++) {
-      if (check.children(`s${i}.zarr`).length === 10) stores.push(`s${i}.zarr`);
-    }
-    const serialized = {
-      format: "repo-fs/1" as const,
-      options: {
-        host: "http://127.0.0.1:9",
-        pid: "doi:10.5072/FK2/BENCH",
-        version: ":latest",
-        headConcurrency: 3,
-        timeoutMs: 60_000,
-        retry: {},
-      },
-      urls: [],
-      listing: check.toCompact(),
-    };
+    const { serialized, stores } = offlineDataset(n);
     return {
       n,
       stores,

@@ -13,9 +13,9 @@
 import { RepoFs } from "../mod.ts";
 import { RoutingTable } from "../src/routing_table.ts";
 import {
-  listedFromLayout,
   listFilesOver,
   listingJson,
+  offlineDataset,
   zarrLayout,
 } from "./synth_listing.ts";
 
@@ -53,26 +53,8 @@ for (const [n, iterations] of [[10_000, 60], [100_000, 12]] as const) {
 // --- ls of a 10-child directory in a 1k and a 1M table ----------------------
 
 function restored(n: number): { fs: RepoFs; stores: string[] } {
-  const layout = zarrLayout(n);
-  const table = RoutingTable.build(listedFromLayout(layout));
-  const stores: string[] = [];
-  for (let i = 0; i < layout.stores && stores.length < 9; i++) {
-    if (table.children(`s${i}.zarr`).length === 10) stores.push(`s${i}.zarr`);
-  }
-  const fs = RepoFs.fromSerialized({
-    format: "repo-fs/1",
-    options: {
-      host: "http://127.0.0.1:9",
-      pid: "doi:10.5072/FK2/BENCH",
-      version: ":latest",
-      headConcurrency: 3,
-      timeoutMs: 60_000,
-      retry: {},
-    },
-    urls: [],
-    listing: table.toCompact(),
-  });
-  return { fs, stores };
+  const { serialized, stores } = offlineDataset(n);
+  return { fs: RepoFs.fromSerialized(serialized), stores: stores.slice(0, 9) };
 }
 
 const small = restored(1_000);

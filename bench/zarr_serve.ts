@@ -13,7 +13,7 @@
 // Started by bench/zarr_read.ts; by hand (Ctrl-D to stop):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-env bench/zarr_serve.ts --rows=2000 --side=128
 
-import { lineReader } from "./child_lines.ts";
+import { spawnChildServer } from "./child_server.ts";
 import { countFlag } from "./flags.ts";
 import process from "node:process";
 import { startEmulator } from "../emulator.ts";
@@ -121,62 +121,19 @@ export interface ZarrServer extends AsyncDisposable {
  * `--allow-run=deno`) and waits for its JSON line.
  */
 export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
-      "--allow-net=127.0.0.1",
-      "--allow-read",
-      "--allow-env",
-      new URL(import.meta.url).pathname,
-      `--rows=${layout.rows}`,
-      `--side=${layout.side}`,
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const lines = lineReader(child.stdout, "zarr_serve.ts");
-  let info: ZarrServerInfo;
-  try {
-    info = JSON.parse(await lines.next());
-  } catch (error) {
-    await child.status;
-    throw error;
-  }
-  // One command at a time; each gets one answer line.
-  let queue: Promise<unknown> = Promise.resolve();
-  const ask = <T>(command: string): Promise<T> => {
-    const answer = queue.then(async () => {
-      await writer.write(new TextEncoder().encode(`${command}\n`));
-      return JSON.parse(await lines.next()) as T;
-    });
-    queue = answer.catch(() => {});
-    return answer;
-  };
-  let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= (async () => {
-      await queue;
-      await writer.close().catch(() => {});
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGTERM");
-        } catch { /* already gone */ }
-      }, 10_000);
-      await child.status;
-      clearTimeout(timer);
-      await lines.cancel().catch(() => {});
-    })();
-    return stopped;
-  };
+  const server = await spawnChildServer<ZarrServerInfo>(
+    new URL(import.meta.url),
+    [`--rows=${layout.rows}`, `--side=${layout.side}`],
+    "zarr_serve.ts",
+    ["--allow-net=127.0.0.1", "--allow-read", "--allow-env"],
+  );
   return {
-    info,
-    counters: () => ask<ServerCounters>("counters"),
-    reset: async () => void await ask("reset"),
-    setLatency: async (ms) => void await ask(`latency ${ms}`),
-    stop,
-    [Symbol.asyncDispose]: stop,
+    info: server.info,
+    counters: () => server.ask<ServerCounters>("counters"),
+    reset: async () => void await server.ask("reset"),
+    setLatency: async (ms) => void await server.ask(`latency ${ms}`),
+    stop: server.stop,
+    [Symbol.asyncDispose]: server.stop,
   };
 }
 
