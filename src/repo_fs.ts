@@ -289,9 +289,9 @@ export class RepoFs {
    * from the end). A full read returns every byte the server sends.
    */
   async catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
-    const id = await this.#fileId(path);
+    const { entry } = await this.#lookupFile(path);
     return await this.#content.read(
-      id,
+      entry.id!,
       options.start,
       options.end,
       options.signal,
@@ -300,8 +300,7 @@ export class RepoFs {
 
   /** An open file for random access and streaming. */
   async open(path: string): Promise<RepoFile> {
-    const { key, entry } = await this.#lookup(path);
-    if (entry.type === "directory") throw new IsADirectoryError(key);
+    const { key, entry } = await this.#lookupFile(path);
     const id = entry.id!;
     const content = this.#content;
     return {
@@ -354,10 +353,13 @@ export class RepoFs {
     return { key, entry, table };
   }
 
-  async #fileId(path: string): Promise<number> {
-    const { key, entry } = await this.#lookup(path);
-    if (entry.type === "directory") throw new IsADirectoryError(key);
-    return entry.id!;
+  /** As {@linkcode RepoFs.#lookup}, failing with {@linkcode IsADirectoryError} for a directory. */
+  async #lookupFile(path: string) {
+    const found = await this.#lookup(path);
+    if (found.entry.type === "directory") {
+      throw new IsADirectoryError(found.key);
+    }
+    return found;
   }
 
   #routingTable(): Promise<RoutingTable> {
