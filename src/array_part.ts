@@ -1,8 +1,8 @@
 /**
  * Reading one part of a Zarr array: open it (v2 or v3) through
- * {@linkcode zarrStore} and decode a selection. A `RepoFsPool` worker runs
- * {@linkcode readArrayPart} on its share of a `getArray` call; the calling
- * thread uses {@linkcode readSelection} when it decodes by itself.
+ * {@linkcode zarrStore} and decode a selection. A `RepoFsPool` worker reads
+ * its shares of `getArray` calls with an {@linkcode ArrayPartReader}; the
+ * calling thread uses {@linkcode readSelection} when it decodes by itself.
  *
  * @module
  */
@@ -116,29 +116,51 @@ export interface ArrayPartRequest {
 }
 
 /**
- * Opens the array `request.arrayPath` of the hierarchy at `request.root`
- * (Zarr v2 or v3) and decodes `request.selection` of it.
+ * Reads parts of Zarr arrays from one source, opening each array (reading
+ * its metadata) only once: a `RepoFsPool` worker keeps one for all the
+ * parts it is given.
  *
  * @example
  * ```ts ignore
- * import { readArrayPart } from "./array_part.ts";
- * const part = await readArrayPart(fs, {
+ * import { ArrayPartReader } from "./array_part.ts";
+ * const reader = new ArrayPartReader(fs);
+ * const part = await reader.read({
  *   root: "climate.zarr",
  *   arrayPath: "temperature",
  *   selection: null,
  * });
  * console.log(part.shape, part.data.length);
  * ```
- *
- * @param fs where the bytes come from
- * @param request which array and which part of it
  */
-export async function readArrayPart(
-  fs: ByteSource,
-  request: ArrayPartRequest,
-): Promise<ArrayPartResult> {
-  const arr = await openArray(fs, request.root, request.arrayPath);
-  return await readSelection(arr, request.selection);
+export class ArrayPartReader {
+  readonly #arrays = new Map<
+    string,
+    Promise<zarr.Array<zarr.DataType, zarr.Readable>>
+  >();
+
+  /** @param fs where the bytes come from */
+  constructor(readonly fs: ByteSource) {}
+
+  /**
+   * Decodes `request.selection` of the array `request.arrayPath` of the
+   * hierarchy at `request.root` (Zarr v2 or v3).
+   *
+   * @param request which array and which part of it
+   * @param options `signal` stops the chunk reads
+   */
+  async read(
+    request: ArrayPartRequest,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ArrayPartResult> {
+    const key = JSON.stringify([request.root, request.arrayPath]);
+    let arr = this.#arrays.get(key);
+    if (arr === undefined) {
+      arr = openArray(this.fs, request.root, request.arrayPath);
+      this.#arrays.set(key, arr);
+      arr.catch(() => this.#arrays.delete(key));
+    }
+    return await readSelection(await arr, request.selection, options);
+  }
 }
 
 /**
@@ -179,15 +201,20 @@ export async function openArray(
  *
  * @param arr an open array
  * @param selection what to read of it
+ * @param options `signal` stops the chunk reads
  */
 export async function readSelection(
   arr: zarr.Array<zarr.DataType, zarr.Readable>,
   selection: ArraySelection,
+  { signal }: { signal?: AbortSignal } = {},
 ): Promise<ArrayPartResult> {
-  if (arr.shape.length === 0) return await arr.getChunk([]);
+  if (arr.shape.length === 0) return await arr.getChunk([], { signal });
   const full = padSelection(selection, arr.shape.length);
   const asSlices = pointAsSlices(full, arr.shape);
-  const options = { createQueue: () => boundedChunkQueue(CHUNKS_IN_FLIGHT) };
+  const options = {
+    createQueue: () => boundedChunkQueue(CHUNKS_IN_FLIGHT),
+    signal,
+  };
   if (asSlices === undefined) return await zarr.get(arr, full, options);
   const { data } = await zarr.get(arr, asSlices, options);
   return { data, shape: [], stride: [] };

@@ -250,7 +250,7 @@ export class ContentReader {
     stale: string | undefined,
     signal?: AbortSignal,
   ): Promise<OpenBody> {
-    const target = await this.urls.resolve(fileId, stale);
+    const target = await this.urls.resolve(fileId, stale, signal);
     const range = offset > 0 ? `bytes=${offset}-` : undefined;
     const deadline = new Deadline(this.options.transport.timeoutMs, signal);
     try {
@@ -291,13 +291,13 @@ export class ContentReader {
   ): Promise<T> {
     let stale: string;
     try {
-      return await read(await this.urls.resolve(fileId));
+      return await read(await this.urls.resolve(fileId, undefined, signal));
     } catch (error) {
       if (!(error instanceof StaleUrlError)) throw error;
       signal?.throwIfAborted();
       stale = error.url;
     }
-    const fresh = await this.urls.resolve(fileId, stale);
+    const fresh = await this.urls.resolve(fileId, stale, signal);
     try {
       return await read(fresh);
     } catch (error) {

@@ -40,8 +40,12 @@ export interface ResolvedUrl extends AccessAnswer {
  * ```
  */
 export interface UrlResolver {
-  /** The content URL of `fileId`. */
-  resolve(fileId: number, stale?: string): Promise<ResolvedUrl>;
+  /** The content URL of `fileId`; `signal` withdraws the ask. */
+  resolve(
+    fileId: number,
+    stale?: string,
+    signal?: AbortSignal,
+  ): Promise<ResolvedUrl>;
 }
 
 /**
@@ -58,7 +62,8 @@ export type CachedUrl = [fileId: number, url: string, direct: boolean];
 /**
  * Where a {@linkcode DownloadUrls} cache gets a URL it lacks: a HEAD to the
  * repository, or (in a pool's worker) the main thread's cache. `stale` is
- * the URL that failed, if that is why it asks.
+ * the URL that failed, if that is why it asks; `signal` aborts once nobody
+ * waits for the answer any more.
  *
  * @example
  * ```ts ignore
@@ -68,12 +73,21 @@ export type CachedUrl = [fileId: number, url: string, direct: boolean];
  */
 export type UrlLookup = (
   fileId: number,
-  stale?: string,
+  stale: string | undefined,
+  signal: AbortSignal,
 ) => Promise<AccessAnswer>;
+
+/** A lookup in flight and how many askers that may withdraw still wait. */
+interface Pending {
+  promise: Promise<ResolvedUrl>;
+  askers: number;
+  controller: AbortController;
+}
 
 /**
  * The URL cache: one lookup per file id, at most `concurrency` lookups in
- * flight.
+ * flight. A lookup whose askers have all withdrawn (aborted their signals)
+ * is aborted, or never started.
  *
  * @example
  * ```ts ignore
@@ -84,7 +98,7 @@ export type UrlLookup = (
  */
 export class DownloadUrls implements UrlResolver {
   readonly #cache = new Map<number, ResolvedUrl>();
-  readonly #pending = new Map<number, Promise<ResolvedUrl>>();
+  readonly #pending = new Map<number, Pending>();
   readonly #lookups: Semaphore;
 
   /**
@@ -109,32 +123,81 @@ export class DownloadUrls implements UrlResolver {
     }
   }
 
-  /** The cached content URL of `fileId`, looking it up once if needed. */
-  resolve(fileId: number, stale?: string): Promise<ResolvedUrl> {
+  /**
+   * The cached content URL of `fileId`, looking it up once if needed.
+   * Aborting `signal` rejects this ask at once.
+   */
+  resolve(
+    fileId: number,
+    stale?: string,
+    signal?: AbortSignal,
+  ): Promise<ResolvedUrl> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const known = this.#cache.get(fileId);
     if (known && known.url !== stale && !isStale(known)) {
       return Promise.resolve(known);
     }
     let pending = this.#pending.get(fileId);
     if (pending === undefined) {
-      pending = this.#lookUp(fileId, stale).finally(() =>
-        this.#pending.delete(fileId)
-      );
-      this.#pending.set(fileId, pending);
+      const controller = new AbortController();
+      const entry: Pending = {
+        askers: 0,
+        controller,
+        promise: this.#lookUp(fileId, stale, controller.signal).finally(() =>
+          this.#forget(fileId, entry)
+        ),
+      };
+      pending = entry;
+      this.#pending.set(fileId, entry);
     }
-    return pending;
+    if (signal === undefined) {
+      pending.askers = Infinity;
+      return pending.promise;
+    }
+    return this.#withdrawable(fileId, pending, signal);
   }
 
+  /** The cache in plain form. */
   /** The cache in plain form. */
   entries(): CachedUrl[] {
     return [...this.#cache].map(([id, { url, direct }]) => [id, url, direct]);
   }
 
-  async #lookUp(fileId: number, stale?: string): Promise<ResolvedUrl> {
+  /** One asker's share of `pending`, rejected when `signal` aborts. */
+  #withdrawable(
+    fileId: number,
+    pending: Pending,
+    signal: AbortSignal,
+  ): Promise<ResolvedUrl> {
+    pending.askers++;
+    return new Promise((resolve, reject) => {
+      const withdraw = () => {
+        reject(signal.reason);
+        if (--pending.askers > 0) return;
+        this.#forget(fileId, pending);
+        pending.controller.abort(signal.reason);
+      };
+      signal.addEventListener("abort", withdraw, { once: true });
+      pending.promise.then(resolve, reject).finally(() =>
+        signal.removeEventListener("abort", withdraw)
+      );
+    });
+  }
+
+  #forget(fileId: number, pending: Pending): void {
+    if (this.#pending.get(fileId) === pending) this.#pending.delete(fileId);
+  }
+
+  async #lookUp(
+    fileId: number,
+    stale: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ResolvedUrl> {
     const started = performance.now();
-    const { value, waitedMs } = await this.#lookups.run(() =>
-      this.lookup(fileId, stale)
-    );
+    const { value, waitedMs } = await this.#lookups.run(() => {
+      signal.throwIfAborted();
+      return this.lookup(fileId, stale, signal);
+    });
     const total = performance.now() - started;
     this.logger?.debug(
       `HEAD file ${fileId}: waited ${

@@ -1,7 +1,7 @@
 /**
  * `getArray`: read a Zarr array, or a selection of it. Given a `RepoFsPool`,
  * the selection is cut along its first axis at chunk boundaries and every
- * worker fetches and decodes its own share; the shares are joined here.
+ * worker fetches and decodes its shares; they are joined here as they arrive.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import {
   padSelection,
   readSelection,
 } from "./array_part.ts";
+import { Semaphore } from "./semaphore.ts";
 import type { ByteSource } from "./zarr_store.ts";
 
 /**
@@ -31,18 +32,22 @@ export interface DecodingPool extends ByteSource {
   /** Number of workers. */
   readonly size: number;
   /** Each request read and decoded by one worker; results in request order. */
-  readArrayParts(requests: ArrayPartRequest[]): Promise<ArrayPartResult[]>;
+  readArrayParts(
+    requests: ArrayPartRequest[],
+    options?: { signal?: AbortSignal },
+  ): Promise<ArrayPartResult[]>;
 }
 
 /**
  * Reads array `arrayPath` of the Zarr hierarchy (v2 or v3) in dataset
  * directory `root`, or `selection` of it, as `zarr.get` would. With a
  * `RepoFs` it decodes on the calling thread. With a `RepoFsPool` the
- * selection is split along its first axis into about `pool.size` parts at
- * chunk boundaries, each worker reads and decodes one, and the parts are
- * joined into one C-order result. Arrays of booleans and strings are
- * decoded on the calling thread (their bytes still come through the pool).
- * A point selection gives shape `[]` and one value.
+ * selection is split along its first axis at chunk boundaries into up to
+ * four parts per worker; each worker reads and decodes two parts at a
+ * time, and every part is copied into one C-order result as it arrives.
+ * Arrays of booleans and strings are decoded on the calling thread (their
+ * bytes still come through the pool). A point selection gives shape `[]`
+ * and one value.
  *
  * @example
  * ```ts ignore
@@ -63,24 +68,48 @@ export interface DecodingPool extends ByteSource {
  * @param root dataset directory holding the hierarchy (`""`: the dataset root)
  * @param arrayPath the array's path inside the hierarchy
  * @param selection what to read; everything when absent
+ * @param options `signal` cancels the read: chunk reads in flight are
+ * aborted, in the workers too, and none start after it
  */
 export async function getArray(
   source: ByteSource | DecodingPool,
   root: string,
   arrayPath: string,
   selection: ArraySelection = null,
+  options: { signal?: AbortSignal } = {},
 ): Promise<ArrayResult> {
   const arr = await openArray(source, root, arrayPath);
   if (!("readArrayParts" in source) || !decodesToTypedArray(arr)) {
-    return await readSelection(arr, selection);
+    return await readSelection(arr, selection, options);
   }
   const full = padSelection(selection, arr.shape.length);
-  const parts = splitSelection(full, arr.shape, arr.chunks, source.size);
-  const results = await source.readArrayParts(
-    parts.map((part) => ({ root, arrayPath, selection: part })),
+  const parts = splitSelection(
+    full,
+    arr.shape,
+    arr.chunks,
+    source.size * PARTS_PER_WORKER,
   );
-  return results.length === 1 ? results[0] : joinFirstAxis(results);
+  const requests = parts.map((part) => ({ root, arrayPath, selection: part }));
+  if (requests.length === 1) {
+    return (await source.readArrayParts(requests, options))[0];
+  }
+  const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
+  return await readJoined(source, requests, rows, options.signal);
 }
+
+/**
+ * Parts per worker a pool's selection is cut into. A worker that finishes
+ * early takes the next part, and each part is copied into the result while
+ * later ones are still being read, so the copy is not left to the end and
+ * only a few parts are held besides the result.
+ */
+const PARTS_PER_WORKER = 4;
+
+/**
+ * Parts each worker reads at once: while one drains its last chunk reads,
+ * the other keeps the worker busy.
+ */
+const PARTS_AT_ONCE_PER_WORKER = 2;
 
 /** Whether decoded values are a typed array, which moves between threads. */
 function decodesToTypedArray(arr: zarr.Array<zarr.DataType, zarr.Readable>) {
@@ -177,26 +206,70 @@ function firstItemOfEachChunk(
   return firsts;
 }
 
-/** Parts that follow each other along the first axis, as one C-order result. */
-function joinFirstAxis(parts: ArrayPartResult[]): ArrayPartResult {
-  const inner = parts[0].shape.slice(1);
-  const rows = parts.reduce((sum, part) => sum + part.shape[0], 0);
-  const shape = [rows, ...inner];
-  const TypedArray = parts[0].data.constructor as new (
-    length: number,
-  ) => NumericTypedArray;
-  const data = new TypedArray(product(shape));
-  let offset = 0;
-  for (const part of parts) {
+/** The number of first-axis items a part made by `splitSelection` selects. */
+function rowsOf(part: ArraySelection, size: number): number {
+  const first = part![0] as Exclude<NonNullable<ArraySelection>[0], number>;
+  return sliceIndices(first, size)!.length;
+}
+
+/**
+ * Reads `requests`, parts that follow each other along the first axis with
+ * `rows[i]` rows each, a few per worker at a time, and copies each
+ * into one C-order result as it arrives. The first failure (or `signal`)
+ * cancels the parts still being read and starts no more; the promise
+ * settles once none is left running.
+ */
+async function readJoined(
+  pool: DecodingPool,
+  requests: ArrayPartRequest[],
+  rows: number[],
+  callerSignal?: AbortSignal,
+): Promise<ArrayPartResult> {
+  const failed = new AbortController();
+  const signal = callerSignal
+    ? AbortSignal.any([callerSignal, failed.signal])
+    : failed.signal;
+  const rowsBefore = rows.map((_, i) => sum(rows.slice(0, i)));
+  let result: { data: NumericTypedArray; shape: number[] } | undefined;
+  const place = (i: number, part: ArrayPartResult) => {
+    const inner = part.shape.slice(1);
+    result ??= {
+      data: new (part.data.constructor as TypedArrayClass)(
+        sum(rows) * product(inner),
+      ),
+      shape: [sum(rows), ...inner],
+    };
+    if (
+      part.shape[0] !== rows[i] || inner.join() !== result.shape.slice(1).join()
+    ) {
+      throw new Error(
+        `Part ${i} of the array has shape [${part.shape}], expected ${
+          rows[i]
+        } rows of [${result.shape.slice(1)}]`,
+      );
+    }
     const values = part.data as NumericTypedArray;
-    if (isCContiguous(part)) data.set(values, offset);
-    else copyStrided(values, part.shape, part.stride, data, offset);
-    offset += product(part.shape);
-  }
+    const offset = rowsBefore[i] * product(inner);
+    if (isCContiguous(part)) result.data.set(values, offset);
+    else copyStrided(values, part.shape, part.stride, result.data, offset);
+  };
+  const reading = new Semaphore(pool.size * PARTS_AT_ONCE_PER_WORKER);
+  await Promise.allSettled(
+    requests.map((request, i) =>
+      reading.run(async () => {
+        try {
+          place(i, (await pool.readArrayParts([request], { signal }))[0]);
+        } catch (error) {
+          failed.abort(error);
+        }
+      })
+    ),
+  );
+  signal.throwIfAborted();
   return {
-    data: data as ArrayPartResult["data"],
-    shape,
-    stride: cStrides(shape),
+    data: result!.data as ArrayPartResult["data"],
+    shape: result!.shape,
+    stride: cStrides(result!.shape),
   };
 }
 
@@ -207,8 +280,14 @@ interface NumericTypedArray {
   set(values: ArrayLike<number | bigint>, offset: number): void;
 }
 
+type TypedArrayClass = new (length: number) => NumericTypedArray;
+
 function product(shape: readonly number[]): number {
   return shape.reduce((a, b) => a * b, 1);
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }
 
 function cStrides(shape: readonly number[]): number[] {

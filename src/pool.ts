@@ -54,6 +54,8 @@ export interface RangeRequest {
 interface Slot {
   worker: Worker;
   jobs: Set<number>;
+  /** The worker's URL asks being answered, by ask number. */
+  asks: Map<number, AbortController>;
   dead: boolean;
 }
 
@@ -103,6 +105,8 @@ export class RepoFsPool implements AsyncDisposable {
   readonly #fs: RepoFs;
   readonly #slots: Slot[] = [];
   readonly #jobs = new Map<number, Job>();
+  /** URL lookups asked for by workers, until answered. */
+  readonly #resolving = new Set<Promise<void>>();
   #lastJob = 0;
   #ready?: Promise<void>;
   #initialised = false;
@@ -138,11 +142,17 @@ export class RepoFsPool implements AsyncDisposable {
     return Promise.all(requests.map((r) => this.catFile(r.path, r)));
   }
 
-  /** Zarr array parts read and decoded in the workers, in request order. */
-  readArrayParts(requests: ArrayPartRequest[]): Promise<ArrayPartResult[]> {
+  /**
+   * Zarr array parts read and decoded in the workers, in request order.
+   * Aborting `signal` stops the parts still being read.
+   */
+  readArrayParts(
+    requests: ArrayPartRequest[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ArrayPartResult[]> {
     return Promise.all(
       requests.map((request) =>
-        this.#dispatch<ArrayPartResult>({ type: "array", request })
+        this.#dispatch<ArrayPartResult>({ type: "array", request }, options)
       ),
     );
   }
@@ -187,19 +197,20 @@ export class RepoFsPool implements AsyncDisposable {
     return this.#fs.glob(pattern);
   }
 
-  /** Ends every worker; pending and later calls reject. */
-  close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+  /**
+   * Ends every worker; pending and later calls reject. The URL lookups the
+   * workers had asked for are withdrawn, and the promise resolves once
+   * none is left running.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
-    for (const slot of this.#slots) {
-      slot.dead = true;
-      slot.worker.terminate();
-    }
+    for (const slot of this.#slots) this.#end(slot);
     for (const job of this.#jobs.values()) {
       job.reject(new Error("The RepoFsPool was closed"));
     }
     this.#jobs.clear();
-    return Promise.resolve();
+    await Promise.all(this.#resolving);
   }
 
   /** Same as {@linkcode RepoFsPool.close}, for `await using`. */
@@ -274,7 +285,12 @@ export class RepoFsPool implements AsyncDisposable {
 
   #spawn(): Slot {
     const worker = new Worker(WORKER_URL, { type: "module" });
-    const slot: Slot = { worker, jobs: new Set(), dead: false };
+    const slot: Slot = {
+      worker,
+      jobs: new Set(),
+      asks: new Map(),
+      dead: false,
+    };
     worker.onmessage = (event: MessageEvent<FromWorker>) =>
       this.#receive(slot, event.data);
     worker.onerror = (event: ErrorEvent) => {
@@ -287,8 +303,14 @@ export class RepoFsPool implements AsyncDisposable {
 
   #receive(slot: Slot, message: FromWorker): void {
     switch (message.type) {
-      case "resolve":
-        this.#fs.resolveContentUrl(message.fileId, message.stale).then(
+      case "resolve": {
+        const withdrawn = new AbortController();
+        slot.asks.set(message.ask, withdrawn);
+        const answered = this.#fs.resolveContentUrl(
+          message.fileId,
+          message.stale,
+          withdrawn.signal,
+        ).then(
           (url) => ({ type: "resolved", ask: message.ask, url }) as const,
           (error) =>
             ({
@@ -297,8 +319,19 @@ export class RepoFsPool implements AsyncDisposable {
               error: flattenError(error),
             }) as const,
         ).then((answer) => {
-          if (!slot.dead) slot.worker.postMessage(answer satisfies ToWorker);
+          if (withdrawn.signal.aborted || slot.dead) return;
+          slot.worker.postMessage(answer satisfies ToWorker);
+        }).finally(() => {
+          this.#resolving.delete(answered);
+          slot.asks.delete(message.ask);
         });
+        this.#resolving.add(answered);
+        return;
+      }
+      case "withdraw":
+        slot.asks.get(message.ask)?.abort(
+          new DOMException("The worker no longer needs this URL", "AbortError"),
+        );
         return;
       case "bytes":
         return this.#settle(message.job, (job) => job.resolve(message.bytes));
@@ -326,10 +359,18 @@ export class RepoFsPool implements AsyncDisposable {
   }
 
   /** A worker died: its requests fail, and a new worker takes its place. */
-  #replace(slot: Slot, reason: string): void {
-    if (slot.dead) return;
+  /** Terminates the worker and withdraws the URL asks it left. */
+  #end(slot: Slot): void {
     slot.dead = true;
     slot.worker.terminate();
+    for (const withdrawn of slot.asks.values()) {
+      withdrawn.abort(new DOMException("The worker has ended", "AbortError"));
+    }
+  }
+
+  #replace(slot: Slot, reason: string): void {
+    if (slot.dead) return;
+    this.#end(slot);
     for (const id of slot.jobs) {
       this.#settle(id, (job) => job.reject(new WorkerCrashedError(reason)));
     }

@@ -51,7 +51,8 @@ export type FromWorker =
   | { type: "downloaded"; job: number; result: Downloaded }
   | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
-  | { type: "resolve"; ask: number; fileId: number; stale?: string };
+  | { type: "resolve"; ask: number; fileId: number; stale?: string }
+  | { type: "withdraw"; ask: number };
 
 /**
  * An error as plain data.
@@ -66,6 +67,8 @@ export interface PlainError {
   name: string;
   message: string;
   fields: Record<string, unknown>;
+  /** What the error's `cause` was. */
+  cause?: PlainError;
 }
 
 const CLASSES: Record<string, { prototype: Error }> = {
@@ -80,7 +83,8 @@ const CLASSES: Record<string, { prototype: Error }> = {
 };
 
 /**
- * An error as plain data that survives `postMessage`.
+ * An error as plain data that survives `postMessage`, with its chain of
+ * causes (the first eight).
  *
  * @example
  * ```ts
@@ -88,7 +92,7 @@ const CLASSES: Record<string, { prototype: Error }> = {
  * flattenError(new RangeError("too far")).name; // "RangeError"
  * ```
  */
-export function flattenError(error: unknown): PlainError {
+export function flattenError(error: unknown, depth = 0): PlainError {
   if (!(error instanceof Error)) {
     return { name: "Error", message: String(error), fields: {} };
   }
@@ -100,11 +104,19 @@ export function flattenError(error: unknown): PlainError {
       fields[key] = value;
     }
   }
-  return { name: error.name, message: error.message, fields };
+  const plain: PlainError = {
+    name: error.name,
+    message: error.message,
+    fields,
+  };
+  if (error.cause !== undefined && depth < 8) {
+    plain.cause = flattenError(error.cause, depth + 1);
+  }
+  return plain;
 }
 
 /**
- * The error of the same class, message and fields, on this side.
+ * The error of the same class, message, fields and causes, on this side.
  *
  * @example
  * ```ts
@@ -118,6 +130,13 @@ export function reviveError(plain: PlainError): Error {
   const prototype = CLASSES[plain.name]?.prototype ?? Error.prototype;
   const error = Object.create(prototype) as Error;
   Object.assign(error, plain.fields);
+  if (plain.cause) {
+    Object.defineProperty(error, "cause", {
+      value: reviveError(plain.cause),
+      writable: true,
+      configurable: true,
+    });
+  }
   Object.defineProperties(error, {
     message: { value: plain.message, writable: true, configurable: true },
     name: { value: plain.name, writable: true, configurable: true },

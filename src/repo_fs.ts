@@ -197,7 +197,7 @@ export class RepoFs {
     };
     this.#api = new RepoApi(base, token, transport, retry);
     this.#urls = new DownloadUrls(
-      (fileId) => this.#api.head(fileId),
+      (fileId, _stale, signal) => this.#api.head(fileId, signal),
       headConcurrency,
       this.#logger,
     );
@@ -322,11 +322,15 @@ export class RepoFs {
    * a URL that the store refused, which is then resolved afresh. A pool's
    * workers resolve through their main thread's instance this way.
    */
-  resolveContentUrl(fileId: number, stale?: string): Promise<ResolvedUrl> {
+  resolveContentUrl(
+    fileId: number,
+    stale?: string,
+    signal?: AbortSignal,
+  ): Promise<ResolvedUrl> {
     if (!Number.isSafeInteger(fileId)) {
       throw new TypeError(`fileId must be an integer, got ${fileId}`);
     }
-    return this.#urls.resolve(fileId, stale);
+    return this.#urls.resolve(fileId, stale, signal);
   }
 
   /**

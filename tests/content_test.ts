@@ -204,6 +204,38 @@ Deno.test("one HEAD per file id, shared by concurrent reads, limited by headConc
   assertNoTokenLeak(t.emu);
 });
 
+Deno.test("an aborted read withdraws its URL ask: a HEAD nobody waits for is never sent", async () => {
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 20; i++) files[`chunks/${i}`] = patterned(64, i);
+  await using t = await setup({ headConcurrency: 1 }, {
+    files,
+    faults: { latencyMs: 40 },
+  });
+  await t.fs.info("");
+  const gone = new AbortController();
+  const kept = t.fs.catFile("chunks/0", { signal: gone.signal });
+  const keptToo = t.fs.catFile("chunks/0");
+  const dropped = Object.keys(files).slice(1).map((path) =>
+    t.fs.catFile(path, { signal: gone.signal })
+  );
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  gone.abort(new Error("not needed"));
+  for (const read of [kept, ...dropped]) {
+    await rejects(read, /not needed/);
+  }
+  deepStrictEqual(await keptToo, files["chunks/0"], "a shared ask survives");
+  equal(t.emu.counters.heads, 1, "only the HEAD someone still waited for");
+  const id = t.emu.fileId("chunks/5");
+  const withdrawn = new AbortController();
+  withdrawn.abort(new Error("too late"));
+  await rejects(
+    t.fs.resolveContentUrl(id, undefined, withdrawn.signal),
+    /too late/,
+  );
+  ok((await t.fs.resolveDownloadUrl(id)).startsWith(t.emu.storeOrigin));
+  equal(t.emu.counters.heads, 2, "a withdrawn file is looked up afresh");
+});
+
 Deno.test("getConcurrency bounds simultaneous content GETs", async () => {
   const files: Record<string, Uint8Array> = {};
   for (let i = 0; i < 12; i++) files[`c/${i}`] = patterned(64, i);

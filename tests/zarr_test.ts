@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import * as zarr from "zarrita";
 import { RepoFs, RepoFsPool, RepoHttpError } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
@@ -8,7 +8,7 @@ import {
   getArray,
   zarrStore,
 } from "../zarr.ts";
-import { padSelection, readArrayPart } from "../src/array_part.ts";
+import { ArrayPartReader, padSelection } from "../src/array_part.ts";
 import { splitSelection } from "../src/get_array.ts";
 import {
   type ArraySpec,
@@ -394,7 +394,7 @@ Deno.test("getArray on a RepoFs reads v2 and v3 like zarr.get; a point has shape
     shape: [],
     stride: [],
   });
-  const part = await readArrayPart(t.fs, {
+  const part = await new ArrayPartReader(t.fs).read({
     root: "data/climate_v3.zarr",
     arrayPath: "/levels/count",
     selection: [zarr.slice(1, 5), 2],
@@ -489,4 +489,80 @@ Deno.test("splitSelection cuts the first axis at chunk boundaries", () => {
     deepStrictEqual(splitSelection(selection, [10, 3], [2, 3], 4), [selection]);
   }
   deepStrictEqual(splitSelection([], [], [], 4), [[]]);
+});
+
+/** 80 rows of 3 float64 in 80 gzip chunks, in `series.zarr/values`. */
+const SERIES: ArraySpec = {
+  path: "values",
+  data: ramp(Float64Array, 80 * 3, 0.5, -7),
+  shape: [80, 3],
+  chunks: [1, 3],
+  compressor: "gzip",
+};
+
+Deno.test("getArray on a pool of 2 reads 8 parts and joins them; a corrupt chunk rejects and no further part starts", async () => {
+  const files = await buildZarrStore([SERIES], {
+    format: 2,
+    prefix: "series.zarr",
+  });
+  equal(
+    splitSelection(null, SERIES.shape, SERIES.chunks, 2 * 4).length,
+    8,
+    "four parts per worker",
+  );
+  await using emu = await startEmulator({
+    files: {
+      ...files,
+      ...Object.fromEntries(
+        Object.entries(files).map((
+          [path, bytes],
+        ) => [path.replace("series.zarr", "broken.zarr"), bytes]),
+      ),
+      "broken.zarr/values/0.0": new Uint8Array([31, 139, 8, 0, 1, 2, 3]),
+    },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  assertSelection(await getArray(pool, "series.zarr", "values"), SERIES, null);
+  assertSelection(
+    await getArray(pool, "series.zarr", "values", [zarr.slice(3, 77, 2), 1]),
+    SERIES,
+    [zarr.slice(3, 77, 2), 1],
+  );
+
+  emu.resetCounters();
+  await rejects(getArray(pool, "broken.zarr", "values"), (e: Error) => {
+    equal(e.name, "CodecPipelineError");
+    match(e.message, /decode chunk via codec "(numcodecs\.)?gzip"/);
+    match(String((e.cause as Error)?.message), /end of file|header check/);
+    return true;
+  });
+  ok(
+    emu.counters.storeGets < 40,
+    `${emu.counters.storeGets} store GETs: parts kept starting after the failure`,
+  );
+});
+
+Deno.test("getArray stops when its signal aborts, on a RepoFs and on a pool", async () => {
+  await using emu = await startEmulator({
+    files: await buildZarrStore([SERIES], { format: 2, prefix: "series.zarr" }),
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const pause = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+  for (const [name, source] of [["RepoFs", fs], ["pool", pool]] as const) {
+    await getArray(source, "series.zarr", "values", [0]); // metadata URLs
+    emu.faults.latencyMs = 30;
+    emu.resetCounters();
+    const read = getArray(source, "series.zarr", "values", null, {
+      signal: AbortSignal.timeout(100),
+    });
+    await rejects(read, (e: Error) => e.name === "TimeoutError");
+    await pause(50); // a HEAD sent just before the abort reaches the emulator
+    const sent = emu.counters.heads;
+    ok(sent < 40, `${name}: ${sent} HEADs, the read went on`);
+    await pause(300);
+    equal(emu.counters.heads, sent, `${name}: a HEAD after the abort`);
+    emu.faults.latencyMs = 0;
+  }
 });

@@ -11,6 +11,7 @@
 
 import { DownloadUrls } from "../src/download_urls.ts";
 import { downloadToFile } from "../src/file_download.ts";
+import type { ArrayPartReader } from "../src/array_part.ts";
 import type { AccessAnswer } from "../src/repo_api.ts";
 import {
   flattenError,
@@ -32,12 +33,24 @@ const asked = new Map<
   { resolve: (url: AccessAnswer) => void; reject: (e: Error) => void }
 >();
 
-/** Asks the main thread, which holds the pool's HEAD budget. */
-function askMainThread(fileId: number, stale?: string): Promise<AccessAnswer> {
+/**
+ * Asks the main thread, which holds the pool's HEAD budget; aborting
+ * `signal` withdraws the ask there too.
+ */
+function askMainThread(
+  fileId: number,
+  stale: string | undefined,
+  signal: AbortSignal,
+): Promise<AccessAnswer> {
   const ask = ++asks;
   return new Promise((resolve, reject) => {
     asked.set(ask, { resolve, reject });
     post({ type: "resolve", ask, fileId, stale });
+    signal.addEventListener("abort", () => {
+      if (!asked.delete(ask)) return;
+      post({ type: "withdraw", ask });
+      reject(signal.reason);
+    }, { once: true });
   });
 }
 
@@ -59,20 +72,32 @@ async function run(job: number, work: () => Promise<FromWorker>) {
   }
 }
 
-async function download(
-  { job, path, target }: Extract<ToWorker, { type: "download" }>,
-): Promise<FromWorker> {
+/** Runs `work` with a signal that a `cancel` message for `job` aborts. */
+async function cancellable<T>(
+  job: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   cancels.set(job, controller);
+  try {
+    return await work(controller.signal);
+  } finally {
+    cancels.delete(job);
+  }
+}
+
+function download(
+  { job, path, target }: Extract<ToWorker, { type: "download" }>,
+): Promise<FromWorker> {
   let unreported = 0;
   const report = () => {
     if (unreported > 0) post({ type: "progress", job, bytes: unreported });
     unreported = 0;
   };
-  try {
+  return cancellable(job, async (signal) => {
     const file = await fs!.info(path);
     const result = await downloadToFile(await fs!.open(path), file, target, {
-      signal: controller.signal,
+      signal,
       onBytes: (bytes) => {
         unreported += bytes;
         if (unreported >= PROGRESS_STEP) report();
@@ -80,9 +105,23 @@ async function download(
     });
     report();
     return { type: "downloaded", job, result };
-  } finally {
-    cancels.delete(job);
-  }
+  });
+}
+
+let arrayReader: Promise<ArrayPartReader> | undefined;
+
+/**
+ * zarrita, loaded on the first array part a worker reads. Its gzip and zlib
+ * chunks are inflated synchronously here: this thread has no other work to
+ * keep responsive.
+ */
+async function loadArrayReader(): Promise<ArrayPartReader> {
+  const [{ ArrayPartReader }, { useSyncZlibCodecs }] = await Promise.all([
+    import("../src/array_part.ts"),
+    import("../src/zlib_codecs.ts"),
+  ]);
+  useSyncZlibCodecs();
+  return new ArrayPartReader(fs!);
 }
 
 self.onmessage = (event: MessageEvent<ToWorker>) => {
@@ -108,16 +147,21 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
         bytes: await fs!.catFile(message.path, message),
       }));
     case "array":
-      return void run(message.job, async () => {
-        const { readArrayPart } = await import("../src/array_part.ts");
-        const part = await readArrayPart(fs!, message.request);
-        return { type: "array", job: message.job, part };
-      });
+      return void run(
+        message.job,
+        () =>
+          cancellable(message.job, async (signal) => {
+            arrayReader ??= loadArrayReader();
+            const reader = await arrayReader;
+            const part = await reader.read(message.request, { signal });
+            return { type: "array", job: message.job, part };
+          }),
+      );
     case "download":
       return void run(message.job, () => download(message));
     case "cancel":
       cancels.get(message.job)?.abort(
-        new DOMException("The download was cancelled", "AbortError"),
+        new DOMException("The job was cancelled", "AbortError"),
       );
       return;
     case "crash":
