@@ -1,10 +1,9 @@
 /**
  * gzip and zlib codecs for zarrita that inflate synchronously with
  * `node:zlib`. zarrita's own pipe every chunk through a
- * `DecompressionStream`, which costs about a third more CPU per chunk; a
- * synchronous inflate would block an application's event loop, so only
- * `RepoFsPool` workers, whose loop serves nothing but their reads, register
- * these.
+ * `DecompressionStream`, which costs more CPU per chunk; a synchronous
+ * inflate would block an application's event loop, so only `RepoFsPool`
+ * workers, whose loop serves nothing but their reads, register these.
  *
  * @module
  */
@@ -39,7 +38,7 @@ function inflatingCodec(name: string, inflate: Inflate) {
  * Makes zarrita decode `gzip` and `zlib` chunks (Zarr v3 names and the
  * `numcodecs.*` names of v2 compressors) with the synchronous codecs of
  * this module, in this thread's copy of zarrita. Multi-member gzip is
- * read to the end, as numcodecs writes and reads it.
+ * read to the end, as Python's `gzip` module (numcodecs) reads it.
  *
  * @example
  * ```ts
