@@ -5,10 +5,12 @@
 // latency, with URLs cold (a fresh RepoFs, so every file needs its HEAD)
 // and warm (the same instance read a second time).
 //
-// Command (from the repository root; about 3 minutes):
-//   deno run --allow-net=127.0.0.1 --allow-read --allow-env --allow-run=deno bench/zarr_read.ts
+// Command (from the repository root; about 3 minutes, 5 with --side=256):
+//   deno run --v8-flags=--expose-gc --allow-net=127.0.0.1 --allow-read --allow-env --allow-run=deno bench/zarr_read.ts
 // Options: --rows=2000 --side=128 (shape [rows, side, side], chunks
 // [1, side, side]), --reps=3 (rounds at 0 ms; also the warm reads at 20 ms).
+// With --expose-gc, this thread's heap is collected before every timed
+// read.
 //
 // The emulator runs in a child process (bench/zarr_serve.ts), so its work
 // does not share this thread; it still shares the machine's cores with this
@@ -55,7 +57,9 @@ const sourceName = (workers: number) =>
 
 const scriptStart = performance.now();
 console.log(
-  `# zarr_read.ts ${Deno.args.join(" ")} — ${
+  `# zarr_read.ts ${Deno.args.join(" ")}${
+    "gc" in globalThis ? " (gc before each timed read)" : ""
+  } — ${
     new Date().toISOString()
   } — Deno ${Deno.version.deno} (V8 ${Deno.version.v8}) — ${navigator.hardwareConcurrency} CPUs (navigator.hardwareConcurrency) — emulator in a child process (bench/zarr_serve.ts)`,
 );
@@ -175,6 +179,9 @@ function cpuMs(): number {
 
 /** Runs `work` timed, with the child's counters zeroed before. */
 async function timed(work: () => Promise<unknown>): Promise<Sample> {
+  // The previous read's garbage (its 125 MiB result, at the default size)
+  // is collected here rather than during this read.
+  (globalThis as { gc?: () => void }).gc?.();
   await server.reset();
   const serverBefore = (await server.counters()).cpuMs;
   const cpuBefore = cpuMs();
