@@ -1,9 +1,10 @@
 /**
- * gzip and zlib codecs for zarrita that inflate synchronously with
- * `node:zlib`. zarrita's own pipe every chunk through a
- * `DecompressionStream`, which costs more CPU per chunk; a synchronous
- * inflate would block an application's event loop, so only `RepoFsPool`
- * workers, whose loop serves nothing but their reads, register these.
+ * gzip and zlib codecs for zarrita that inflate with `node:zlib` in one
+ * call. zarrita's own pipe every chunk through a `DecompressionStream`,
+ * which inflates just as synchronously but costs more CPU per chunk.
+ * zarrita's codec registry is global to a thread's copy of zarrita, which
+ * on the main thread is the application's too, so only `RepoFsPool`
+ * workers, whose zarrita is their own, register these.
  *
  * @module
  */

@@ -111,9 +111,9 @@ function download(
 let arrayReader: Promise<ArrayPartReader> | undefined;
 
 /**
- * zarrita, loaded on the first array part a worker reads. Its gzip and zlib
- * chunks are inflated synchronously here: this thread has no other work to
- * keep responsive.
+ * zarrita, loaded on the first array part a worker reads. This copy of
+ * zarrita is the worker's own, so its gzip and zlib codecs can be swapped
+ * for the cheaper `node:zlib` ones.
  */
 async function loadArrayReader(): Promise<ArrayPartReader> {
   const [{ ArrayPartReader }, { useSyncZlibCodecs }] = await Promise.all([
