@@ -241,26 +241,21 @@ const chunkPaths: string[] = [];
  */
 async function rawHeads(): Promise<Sample> {
   let roundTrips = 0;
-  const sample = await timed(async () => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: HEAD_CONCURRENCY }, async () => {
-        while (next < headIds.length) {
-          const id = headIds[next++];
-          const sent = performance.now();
-          const response = await fetch(
-            `${info.host}/api/access/datafile/${id}`,
-            { method: "HEAD", redirect: "manual" },
-          );
-          await response.body?.cancel();
-          roundTrips += performance.now() - sent;
-          if (response.status !== 303) {
-            throw new Error(`HEAD ${id}: ${response.status}`);
-          }
-        }
-      }),
-    );
-  });
+  const sample = await timed(() =>
+    inFlight(HEAD_CONCURRENCY, headIds.length, async (i) => {
+      const id = headIds[i];
+      const sent = performance.now();
+      const response = await fetch(
+        `${info.host}/api/access/datafile/${id}`,
+        { method: "HEAD", redirect: "manual" },
+      );
+      await response.body?.cancel();
+      roundTrips += performance.now() - sent;
+      if (response.status !== 303) {
+        throw new Error(`HEAD ${id}: ${response.status}`);
+      }
+    })
+  );
   sample.headMs = roundTrips / headIds.length;
   return sample;
 }
