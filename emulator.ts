@@ -4,8 +4,10 @@
  * file-access endpoint) and an object-store origin serving pre-signed,
  * expiring URLs with byte ranges. It checks the API token, counts requests,
  * and acts out the faults a real deployment shows: latency, rate limiting,
- * 5xx, truncated and dropped bodies, expired URLs, ignored ranges, answers
- * without a redirect, and malformed JSON.
+ * 5xx, truncated, dropped, stalled and trickling bodies, expired URLs,
+ * ignored ranges and wrong `Content-Range`s, answers without a redirect or
+ * with an odd one, captive-portal pages, slow HEADs, error messages quoting
+ * the token, and malformed JSON.
  *
  * Use it in your own tests:
  *

@@ -1,7 +1,7 @@
 /**
  * The range rules, in one place: fsspec's `start`/`end` semantics turned
- * into a plan and a `Range` header, and the check of the `Content-Range`
- * that answers it.
+ * into a plan and a `Range` header, and the parsing of the `Content-Range`
+ * that answers it (checked in `content_answer.ts`).
  *
  * @module
  */
@@ -164,46 +164,4 @@ export function parseContentRange(
     );
   }
   return range;
-}
-
-/**
- * What a 206 answer covers, after checking it starts where the plan asked
- * and stays inside the asked span: `length` body bytes, the offset `next`
- * after them, and `askedEnd`, where the asked span ends (exclusive) when the
- * answer told the file's size. A server may send less than asked (some cap
- * ranges); the caller reads on from `next` up to `askedEnd`. A mismatch is a
- * {@linkcode RepoProtocolError}.
- *
- * @example
- * ```ts
- * import { answeredSpan } from "./byte_range.ts";
- * answeredSpan({ kind: "bounded", start: 0, end: 100 }, { first: 0, last: 99, total: 500 }, "u");
- * // { length: 100, next: 100, askedEnd: 100 }
- * answeredSpan({ kind: "suffix", length: 50 }, { first: 450, last: 469, total: 500 }, "u");
- * // { length: 20, next: 470, askedEnd: 500 }: capped, read on from 470
- * ```
- */
-export function answeredSpan(
-  plan: Exclude<RangePlan, { kind: "empty" }>,
-  range: ContentRange,
-  url: string,
-): { length: number; next: number; askedEnd: number | undefined } {
-  const { first, last, total } = range;
-  const askedStart = plan.kind === "suffix"
-    ? (total === undefined ? first : Math.max(0, total - plan.length))
-    : plan.start;
-  const askedEnd = plan.kind === "bounded"
-    ? Math.min(plan.end, total ?? Infinity)
-    : total;
-  if (
-    first === undefined || first !== askedStart ||
-    (askedEnd !== undefined && last! >= askedEnd)
-  ) {
-    throw new RepoProtocolError(
-      `asked for ${rangeHeader(plan) ?? "the whole file"} but the answer's ` +
-        `Content-Range is bytes ${first ?? "*"}-${last ?? "*"}/${total ?? "*"}`,
-      url,
-    );
-  }
-  return { length: last! - first + 1, next: last! + 1, askedEnd };
 }

@@ -158,7 +158,6 @@ export class DownloadUrls implements UrlResolver {
   }
 
   /** The cache in plain form. */
-  /** The cache in plain form. */
   entries(): CachedUrl[] {
     return [...this.#cache].map(([id, { url, direct }]) => [id, url, direct]);
   }
@@ -194,10 +193,10 @@ export class DownloadUrls implements UrlResolver {
     signal: AbortSignal,
   ): Promise<ResolvedUrl> {
     const started = performance.now();
-    const { value, waitedMs } = await this.#lookups.run(() => {
-      signal.throwIfAborted();
-      return this.lookup(fileId, stale, signal);
-    });
+    const { value, waitedMs } = await this.#lookups.run(
+      () => this.lookup(fileId, stale, signal),
+      signal,
+    );
     const total = performance.now() - started;
     this.logger?.debug(
       `HEAD file ${fileId}: waited ${

@@ -1,9 +1,29 @@
 /**
  * Error classes raised by repo-fs. Each names what went wrong; none carries
- * the API token or a pre-signed URL's credentials.
+ * the API token or a pre-signed URL's credentials, and each keeps the
+ * failure it came from as its `cause`.
  *
  * @module
  */
+
+import { redact } from "./secrets.ts";
+
+/** Longest URL or path shown in a one-line message. */
+const SHOWN_CHARS = 200;
+
+/**
+ * Options every repo-fs error takes: what caused it.
+ *
+ * @example
+ * ```ts
+ * import type { RepoErrorOptions } from "./errors.ts";
+ * const options: RepoErrorOptions = { cause: new TypeError("connection reset") };
+ * ```
+ */
+export interface RepoErrorOptions {
+  /** The failure this error explains. */
+  cause?: unknown;
+}
 
 /**
  * A path that is not in the dataset.
@@ -25,7 +45,7 @@ export class NotFoundError extends Error {
    * @param path the dataset path that is missing
    */
   constructor(path: string) {
-    super(`No such file or directory in the dataset: "${path}"`);
+    super(`No such file or directory in the dataset: "${clip(path)}"`);
     this.name = "NotFoundError";
     this.path = path;
   }
@@ -51,7 +71,7 @@ export class IsADirectoryError extends Error {
    * @param path the dataset path that is a directory
    */
   constructor(path: string) {
-    super(`Is a directory, not a file: "${path}"`);
+    super(`Is a directory, not a file: "${clip(path)}"`);
     this.name = "IsADirectoryError";
     this.path = path;
   }
@@ -60,7 +80,8 @@ export class IsADirectoryError extends Error {
 /**
  * A non-2xx answer that retries did not cure. `message` carries the
  * repository's own message from its `{"status":"ERROR","message":...}`
- * envelope when it sent one; `url` has its query string removed.
+ * envelope when it sent one (with the API token blanked out); `url` has its
+ * query string removed.
  *
  * @example
  * ```ts
@@ -74,18 +95,30 @@ export class RepoHttpError extends Error {
   readonly status: number;
   /** The request URL without query string (no credentials). */
   readonly url: string;
+  /** The answer's `Retry-After` header, when it had one. */
+  readonly retryAfter?: string;
   /**
    * Makes the error for an HTTP answer.
    * @param status HTTP status
    * @param url request URL; its query string is dropped
    * @param detail the server's own message, if any
+   * @param options the `Retry-After` header and the cause
    */
-  constructor(status: number, url: string, detail?: string) {
+  constructor(
+    status: number,
+    url: string,
+    detail?: string,
+    options: RepoErrorOptions & { retryAfter?: string | null } = {},
+  ) {
     const bare = withoutQuery(url);
-    super(`HTTP ${status} from ${bare}${detail ? `: ${detail}` : ""}`);
+    super(
+      redact(`HTTP ${status} from ${clip(bare)}${detail ? `: ${detail}` : ""}`),
+      { cause: options.cause },
+    );
     this.name = "RepoHttpError";
     this.status = status;
-    this.url = bare;
+    this.url = redact(bare);
+    if (options.retryAfter) this.retryAfter = options.retryAfter;
   }
 }
 
@@ -108,32 +141,43 @@ export class RepoProtocolError extends Error {
    * Makes the error for an answer that breaks the protocol.
    * @param message what is wrong with the answer
    * @param url request URL; its query string is dropped
+   * @param options the cause
    */
-  constructor(message: string, url?: string) {
-    const bare = url === undefined ? undefined : withoutQuery(url);
-    super(bare ? `${message} (${bare})` : message);
+  constructor(message: string, url?: string, options: RepoErrorOptions = {}) {
+    const bare = url === undefined ? undefined : redact(withoutQuery(url));
+    super(redact(bare ? `${message} (${clip(bare)})` : message), options);
     this.name = "RepoProtocolError";
     this.url = bare;
   }
 }
 
 /**
- * A worker of a {@linkcode RepoFsPool} died while it held this request.
+ * A worker of a {@linkcode RepoFsPool} died while it held this request, or
+ * the pool's workers could not start at all.
  *
  * @example
  * ```ts
  * import { WorkerCrashedError } from "./errors.ts";
- * const err = new WorkerCrashedError("out of memory");
- * console.log(err.name); // "WorkerCrashedError"
+ * import { equal } from "node:assert/strict";
+ * const crashed = new WorkerCrashedError("out of memory");
+ * equal(crashed.message, "A pool worker crashed while handling this request: out of memory");
+ * const neverStarted = new WorkerCrashedError("SyntaxError", { startAttempts: 3 });
+ * equal(neverStarted.message, "The pool's worker could not start (3 attempts): SyntaxError");
  * ```
  */
 export class WorkerCrashedError extends Error {
   /**
    * Makes the error for a request lost with its worker.
    * @param reason what the worker reported, if anything
+   * @param options `startAttempts`: the worker never started, after this many tries
    */
-  constructor(reason: string) {
-    super(`A pool worker crashed while handling this request: ${reason}`);
+  constructor(reason: string, options: { startAttempts?: number } = {}) {
+    const { startAttempts } = options;
+    super(
+      startAttempts === undefined
+        ? `A pool worker crashed while handling this request: ${reason}`
+        : `The pool's worker could not start (${startAttempts} attempts): ${reason}`,
+    );
     this.name = "WorkerCrashedError";
   }
 }
@@ -171,11 +215,29 @@ export class RepoConnectionError extends Error {
    * Makes the error for a failed connection.
    * @param url request URL; its query string is dropped
    * @param reason what went wrong; URLs in it lose their query strings
+   * @param options the cause
    */
-  constructor(url: string, reason: string) {
-    const bare = withoutQuery(url);
-    super(`Request to ${bare} failed: ${reason.replace(/\?[^\s)"']*/g, "")}`);
+  constructor(url: string, reason: string, options: RepoErrorOptions = {}) {
+    const bare = redact(withoutQuery(url));
+    const why = reason.replace(/\?[^\s)"']*/g, "");
+    super(redact(`Request to ${clip(bare)} failed: ${why}`), options);
     this.name = "RepoConnectionError";
     this.url = bare;
   }
+}
+
+/**
+ * `text` cut in the middle to at most 200 characters, for one-line messages.
+ *
+ * @example
+ * ```ts
+ * import { clip } from "./errors.ts";
+ * clip("a".repeat(500)).length; // 200
+ * clip("short"); // "short"
+ * ```
+ */
+export function clip(text: string): string {
+  if (text.length <= SHOWN_CHARS) return text;
+  const half = (SHOWN_CHARS - 1) / 2;
+  return `${text.slice(0, Math.ceil(half))}…${text.slice(-Math.floor(half))}`;
 }

@@ -22,8 +22,8 @@ const encoder = new TextEncoder();
 
 /**
  * How a downloaded file was checked: its MD5, its size (no MD5 listed), or
- * not at all (neither listed, or more bytes served than listed, as for
- * ingested tabular files whose served form has a header line).
+ * not at all (neither listed, or an ingested tabular file whose served form
+ * the listing does not describe).
  *
  * @example
  * ```ts
@@ -63,6 +63,12 @@ export interface DownloadToFileOptions {
   signal?: AbortSignal;
   /** Called with each chunk's size as it is written. */
   onBytes?: (bytes: number) => void;
+  /**
+   * The temporary name to write to, from {@linkcode temporaryName};
+   * default a new one. A caller that may have to clean up after the
+   * download itself (a pool whose worker is stuck) chooses it.
+   */
+  temporary?: string;
 }
 
 /**
@@ -106,9 +112,8 @@ export async function downloadToFile(
   target: string,
   options: DownloadToFileOptions = {},
 ): Promise<Downloaded> {
-  const { signal, onBytes } = options;
+  const { signal, onBytes, temporary: temp = temporaryName(target) } = options;
   signal?.throwIfAborted();
-  const temp = temporaryName(target);
   const handle = await Deno.open(temp, { write: true, createNew: true });
   let open = true;
   let renamed = false;
@@ -129,27 +134,54 @@ export async function downloadToFile(
     return { bytes: received, verified };
   } finally {
     if (open) handle.close();
-    if (!renamed) await Deno.remove(temp).catch(() => {});
+    if (!renamed) await removeTemporary(temp);
   }
 }
 
 /**
- * Checks the bytes received against the listing; throws on a mismatch. More
- * bytes than listed is how ingested tabular files are served (a header line
- * the listing does not count): their listed MD5 cannot describe the bytes.
+ * Removes a temporary file of a download; one already gone is fine.
+ *
+ * @example
+ * ```ts
+ * import { removeTemporary, temporaryName } from "./file_download.ts";
+ * await removeTemporary(temporaryName("/no/such/dir/a.csv")); // nothing to do
+ * ```
+ *
+ * @throws {Error} naming the file when it exists and cannot be removed
+ */
+export async function removeTemporary(path: string): Promise<void> {
+  try {
+    await Deno.remove(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw new Error(`could not remove the temporary file ${path}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Checks the bytes received against the listing; throws on a mismatch.
+ * Only an ingested tabular file may be served longer than listed (a header
+ * line the listing does not count), and its listed MD5 is of the original
+ * upload: a mismatch there leaves it unverified rather than wrong.
  */
 function verify(file: FileInfo, received: number, md5: string): Verification {
   const listed = file.size;
   if (listed !== null && received < listed) {
     throw new Error(`short download: ${received} of ${listed} listed bytes`);
   }
-  const servedMore = listed !== null && received > listed;
+  if (listed !== null && received > listed && !file.tabular) {
+    throw new Error(
+      `long download: ${received} bytes received, the listing says ${listed}; not kept`,
+    );
+  }
   if (file.md5 !== undefined) {
     if (md5 === file.md5.toLowerCase()) return "md5";
-    if (servedMore) return "none";
+    if (file.tabular) return "none";
     throw new Error(
       `MD5 mismatch: the listing says ${file.md5}, the bytes received have ${md5}; not kept`,
     );
   }
-  return listed === null || servedMore ? "none" : "size";
+  return listed === null || received > listed ? "none" : "size";
 }

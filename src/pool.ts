@@ -9,7 +9,12 @@
 
 import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
 import { WorkerCrashedError } from "./errors.ts";
-import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
+import {
+  type Downloaded,
+  type DownloadToFileOptions,
+  removeTemporary,
+  temporaryName,
+} from "./file_download.ts";
 import {
   flattenError,
   type FromWorker,
@@ -25,12 +30,20 @@ import type { FileInfo } from "./types.ts";
  * @example
  * ```ts
  * import type { PoolOptions } from "./pool.ts";
- * const options: PoolOptions = { workers: 4 };
+ * const options: PoolOptions = {
+ *   workers: 4,
+ *   workerUrl: new URL("../workers/range_worker.ts", import.meta.url),
+ * };
  * ```
  */
 export interface PoolOptions {
   /** Number of workers; default `navigator.hardwareConcurrency`. */
   workers?: number;
+  /**
+   * Where the worker module is served (browsers, bundles); default the
+   * module's own `workers/range_worker.ts`.
+   */
+  workerUrl?: string | URL;
 }
 
 /**
@@ -56,14 +69,23 @@ interface Slot {
   jobs: Set<number>;
   /** The worker's URL asks being answered, by ask number. */
   asks: Map<number, AbortController>;
+  /** The worker said its module loaded. */
+  ready: boolean;
+  /** The worker was terminated; nothing more is posted to it. */
   dead: boolean;
 }
 
 interface Job {
   slot: Slot;
+  /** What the worker was asked; asked again of a worker's replacement when it failed to start. */
+  message: ToWorker;
   resolve(value: unknown): void;
-  reject(error: Error): void;
+  reject(error: unknown): void;
   onProgress?: (bytes: number) => void;
+  /** A download's temporary file, removed here when its worker cannot. */
+  temporary?: string;
+  /** Set once the caller aborted: what the job rejects with, and the worker's time to answer. */
+  aborted?: { reason: unknown; grace: Timer };
 }
 
 type Request =
@@ -71,7 +93,15 @@ type Request =
   | Omit<Extract<ToWorker, { type: "array" }>, "job">
   | Omit<Extract<ToWorker, { type: "download" }>, "job">;
 
+type Timer = ReturnType<typeof setTimeout>;
+
 const WORKER_URL = new URL("../workers/range_worker.ts", import.meta.url);
+/** Failed worker starts in a row after which the pool gives up. */
+const START_ATTEMPTS = 3;
+/** Wait before the first new start after a failed one; it doubles each time. */
+const FIRST_RESTART_DELAY_MS = 100;
+/** How long a worker has to answer a cancel before it is ended. */
+const CANCEL_GRACE_MS = 1000;
 
 /**
  * Test seam: `pool[crashWorker](index)` makes a worker throw an uncaught
@@ -88,6 +118,13 @@ export const crashWorker: unique symbol = Symbol("repo-fs.crashWorker");
 /**
  * A pool of workers reading one dataset.
  *
+ * A worker whose module fails to load is started again after a backoff;
+ * after three failed starts in a row the pool gives up, and every pending
+ * and later call rejects with a {@linkcode WorkerCrashedError} saying why.
+ * Aborting a call cancels its job in the worker; a worker that does not
+ * answer within a second is ended and replaced, and the pool removes the
+ * temporary file of any download it left.
+ *
  * @example
  * ```ts ignore
  * import { RepoFs, RepoFsPool } from "../mod.ts";
@@ -103,20 +140,29 @@ export class RepoFsPool implements AsyncDisposable {
   /** Number of workers. */
   readonly size: number;
   readonly #fs: RepoFs;
+  readonly #workerUrl: string | URL;
   readonly #slots: Slot[] = [];
   readonly #jobs = new Map<number, Job>();
   /** URL lookups asked for by workers, until answered. */
   readonly #resolving = new Set<Promise<void>>();
+  /** Temporary files of abandoned downloads being removed. */
+  readonly #cleanups = new Set<Promise<void>>();
+  /** Timers of worker starts after a failed one. */
+  readonly #restarts = new Set<Timer>();
   #lastJob = 0;
-  #ready?: Promise<void>;
+  #listed?: Promise<void>;
   #initialised = false;
   #closed = false;
+  /** Failed worker starts since a worker last loaded. */
+  #startFailures = 0;
+  /** Why the workers could not start, once the pool gave up. */
+  #broken?: string;
 
   /**
    * Starts the workers; they receive the dataset once its listing is read.
    * @param fs the instance whose options, listing, URL cache and HEAD
    * budget the pool shares
-   * @param options number of workers
+   * @param options number of workers and where their module is
    */
   constructor(fs: RepoFs, options: PoolOptions = {}) {
     const size = options.workers ?? navigator.hardwareConcurrency;
@@ -125,21 +171,32 @@ export class RepoFsPool implements AsyncDisposable {
     }
     this.size = size;
     this.#fs = fs;
+    this.#workerUrl = options.workerUrl ?? WORKER_URL;
     for (let i = 0; i < size; i++) this.#slots.push(this.#spawn());
   }
 
-  /** As {@linkcode RepoFs.catFile}, done in a worker. */
+  /** As {@linkcode RepoFs.catFile}, done in a worker; aborting `signal` stops it there. */
   catFile(
     path: string,
-    options: { start?: number; end?: number } = {},
+    options: { start?: number; end?: number; signal?: AbortSignal } = {},
   ): Promise<Uint8Array> {
     const { start, end } = options;
-    return this.#dispatch({ type: "cat", path, start, end });
+    return this.#dispatch({ type: "cat", path, start, end }, options);
   }
 
-  /** One `Uint8Array` per request, in request order, fanned out over the workers. */
-  catRanges(requests: RangeRequest[]): Promise<Uint8Array[]> {
-    return Promise.all(requests.map((r) => this.catFile(r.path, r)));
+  /**
+   * One `Uint8Array` per request, in request order, fanned out over the
+   * workers. Aborting `signal` stops every read still running.
+   */
+  catRanges(
+    requests: RangeRequest[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Uint8Array[]> {
+    return Promise.all(
+      requests.map((r) =>
+        this.catFile(r.path, { start: r.start, end: r.end, ...options })
+      ),
+    );
   }
 
   /**
@@ -159,17 +216,22 @@ export class RepoFsPool implements AsyncDisposable {
 
   /**
    * Downloads a file to `target` in a worker: streamed to a temporary name
-   * beside it, checked against the listing's MD5 and size, then renamed
-   * into place (see `src/file_download.ts`). `target` must be a path the
-   * caller has checked is safe to write. Aborting removes the temporary
-   * file before the promise rejects.
+   * beside it (chosen here, so that this thread can remove it), checked
+   * against the listing (see `src/file_download.ts`), then renamed into
+   * place. `target` must be a path the caller has checked is safe to
+   * write. Aborting removes the temporary file before the promise rejects,
+   * within about a second even when the worker is stuck.
    */
   downloadToFile(
     path: string,
     target: string,
     options: DownloadToFileOptions = {},
   ): Promise<Downloaded> {
-    return this.#dispatch({ type: "download", path, target }, options);
+    const temporary = options.temporary ?? temporaryName(target);
+    return this.#dispatch(
+      { type: "download", path, target, temporary },
+      options,
+    );
   }
 
   /** As {@linkcode RepoFs.info}, from the main thread's table. */
@@ -200,17 +262,14 @@ export class RepoFsPool implements AsyncDisposable {
   /**
    * Ends every worker; pending and later calls reject. The URL lookups the
    * workers had asked for are withdrawn, and the promise resolves once
-   * none is left running.
+   * none is left running and the temporary files of the downloads cut
+   * short are removed.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const slot of this.#slots) this.#end(slot);
-    for (const job of this.#jobs.values()) {
-      job.reject(new Error("The RepoFsPool was closed"));
-    }
-    this.#jobs.clear();
-    await Promise.all(this.#resolving);
+    this.#endAll(new Error("The RepoFsPool was closed"));
+    await Promise.all([...this.#resolving, ...this.#cleanups]);
   }
 
   /** Same as {@linkcode RepoFsPool.close}, for `await using`. */
@@ -220,89 +279,126 @@ export class RepoFsPool implements AsyncDisposable {
 
   /** Test seam: worker `index` throws an uncaught error, as a crash would. */
   [crashWorker](index: number, reason = "crash requested by a test"): void {
-    this.#slots[index].worker.postMessage(
-      { type: "crash", reason } satisfies ToWorker,
-    );
+    this.#post(this.#slots[index], { type: "crash", reason });
   }
 
   async #dispatch<T>(
-    message: Request,
-    options: DownloadToFileOptions = {},
+    request: Request,
+    options: { signal?: AbortSignal; onBytes?: (bytes: number) => void },
   ): Promise<T> {
     const { signal, onBytes } = options;
     this.#checkOpen();
     signal?.throwIfAborted();
-    await this.#whenReady();
+    await this.#whenListed();
     this.#checkOpen();
     signal?.throwIfAborted();
     const slot = this.#slots.reduce((a, b) =>
       b.jobs.size < a.jobs.size ? b : a
     );
-    const job = ++this.#lastJob;
-    // The worker answers a cancel once it has cleaned up; that answer settles the job.
-    const cancel = () =>
-      slot.worker.postMessage({ type: "cancel", job } satisfies ToWorker);
+    const id = ++this.#lastJob;
+    const cancel = () => this.#cancel(id, signal!.reason);
     signal?.addEventListener("abort", cancel, { once: true });
     try {
       return await new Promise<T>((resolve, reject) => {
-        this.#jobs.set(job, {
+        const message = { ...request, job: id } as ToWorker;
+        this.#jobs.set(id, {
           slot,
+          message,
           resolve: resolve as (value: unknown) => void,
           reject,
           onProgress: onBytes,
+          temporary: request.type === "download"
+            ? request.temporary
+            : undefined,
         });
-        slot.jobs.add(job);
-        slot.worker.postMessage({ ...message, job } satisfies ToWorker);
+        slot.jobs.add(id);
+        this.#post(slot, message);
       });
     } finally {
       signal?.removeEventListener("abort", cancel);
     }
   }
 
+  /**
+   * The caller aborted job `id`: the worker is told to stop, and its answer
+   * (after its own clean-up) settles the job, with `reason` unless the work
+   * was already done. No answer within the grace ends the worker.
+   */
+  #cancel(id: number, reason: unknown): void {
+    const job = this.#jobs.get(id);
+    if (job === undefined || job.aborted) return;
+    const { slot } = job;
+    if (slot.dead) return this.#abandon(id, reason);
+    const grace = setTimeout(
+      () =>
+        this.#replace(
+          slot,
+          `it did not answer a cancel within ${CANCEL_GRACE_MS} ms`,
+        ),
+      CANCEL_GRACE_MS,
+    );
+    job.aborted = { reason, grace };
+    this.#post(slot, { type: "cancel", job: id });
+  }
+
   #checkOpen(): void {
     if (this.#closed) throw new Error("The RepoFsPool is closed");
+    if (this.#broken !== undefined) {
+      throw new WorkerCrashedError(this.#broken, {
+        startAttempts: START_ATTEMPTS,
+      });
+    }
   }
 
   /** Reads the listing once, then hands every worker the dataset. */
-  #whenReady(): Promise<void> {
-    this.#ready ??= this.#fs.info("").then(
+  #whenListed(): Promise<void> {
+    this.#listed ??= this.#fs.info("").then(
       () => {
         this.#initialised = true;
         for (const slot of this.#slots) this.#init(slot);
       },
       (error) => {
-        this.#ready = undefined;
+        this.#listed = undefined;
         throw error;
       },
     );
-    return this.#ready;
+    return this.#listed;
   }
 
   #init(slot: Slot): void {
-    const serialized = this.#fs.serialize();
-    slot.worker.postMessage({ type: "init", serialized } satisfies ToWorker);
+    this.#post(slot, { type: "init", serialized: this.#fs.serialize() });
+  }
+
+  #post(slot: Slot, message: ToWorker): void {
+    if (!slot.dead) slot.worker.postMessage(message);
   }
 
   #spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { type: "module" });
+    const worker = new Worker(this.#workerUrl, { type: "module" });
     const slot: Slot = {
       worker,
       jobs: new Set(),
       asks: new Map(),
+      ready: false,
       dead: false,
     };
-    worker.onmessage = (event: MessageEvent<FromWorker>) =>
-      this.#receive(slot, event.data);
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      if (!slot.dead) this.#receive(slot, event.data);
+    };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
-      this.#replace(slot, event.message || "unknown error");
+      this.#lost(slot, event.message || "unknown error");
     };
-    worker.onmessageerror = () => this.#replace(slot, "unreadable message");
+    worker.onmessageerror = () => this.#lost(slot, "unreadable message");
     return slot;
   }
 
   #receive(slot: Slot, message: FromWorker): void {
     switch (message.type) {
+      case "ready":
+        slot.ready = true;
+        this.#startFailures = 0;
+        return;
       case "resolve": {
         const withdrawn = new AbortController();
         slot.asks.set(message.ask, withdrawn);
@@ -319,8 +415,7 @@ export class RepoFsPool implements AsyncDisposable {
               error: flattenError(error),
             }) as const,
         ).then((answer) => {
-          if (withdrawn.signal.aborted || slot.dead) return;
-          slot.worker.postMessage(answer satisfies ToWorker);
+          if (!withdrawn.signal.aborted) this.#post(slot, answer);
         }).finally(() => {
           this.#resolving.delete(answered);
           slot.asks.delete(message.ask);
@@ -334,31 +429,115 @@ export class RepoFsPool implements AsyncDisposable {
         );
         return;
       case "bytes":
-        return this.#settle(message.job, (job) => job.resolve(message.bytes));
+        return this.#settle(message.job, { value: message.bytes });
       case "array":
-        return this.#settle(message.job, (job) => job.resolve(message.part));
+        return this.#settle(message.job, { value: message.part });
       case "downloaded":
-        return this.#settle(message.job, (job) => job.resolve(message.result));
+        return this.#settle(message.job, { value: message.result });
       case "progress":
         this.#jobs.get(message.job)?.onProgress?.(message.bytes);
         return;
       case "failed":
-        return this.#settle(
-          message.job,
-          (job) => job.reject(reviveError(message.error)),
-        );
+        return this.#settle(message.job, {
+          error: reviveError(message.error),
+        });
     }
   }
 
-  #settle(id: number, settle: (job: Job) => void): void {
-    const job = this.#jobs.get(id);
+  /**
+   * The worker's answer to job `id`. A job the caller aborted rejects with
+   * the caller's reason, unless the worker had already finished it.
+   */
+  #settle(id: number, outcome: { value: unknown } | { error: unknown }): void {
+    const job = this.#detach(id);
     if (job === undefined) return;
-    this.#jobs.delete(id);
-    job.slot.jobs.delete(id);
-    settle(job);
+    if ("value" in outcome) job.resolve(outcome.value);
+    else job.reject(job.aborted ? job.aborted.reason : outcome.error);
   }
 
-  /** A worker died: its requests fail, and a new worker takes its place. */
+  /**
+   * Job `id` lost its worker: its temporary file, if any, is removed, then
+   * it rejects with `error` (with the caller's reason if it was aborted).
+   */
+  #abandon(id: number, error: unknown): void {
+    const job = this.#detach(id);
+    if (job === undefined) return;
+    const reason = job.aborted ? job.aborted.reason : error;
+    if (job.temporary === undefined) return job.reject(reason);
+    const cleanup = removeTemporary(job.temporary)
+      .then(() => job.reject(reason), job.reject)
+      .finally(() => this.#cleanups.delete(cleanup));
+    this.#cleanups.add(cleanup);
+  }
+
+  #detach(id: number): Job | undefined {
+    const job = this.#jobs.get(id);
+    if (job === undefined) return undefined;
+    this.#jobs.delete(id);
+    job.slot.jobs.delete(id);
+    clearTimeout(job.aborted?.grace);
+    return job;
+  }
+
+  /** A worker died: before it loaded, that is a failed start. */
+  #lost(slot: Slot, reason: string): void {
+    if (slot.dead) return;
+    if (slot.ready) this.#replace(slot, reason);
+    else this.#startFailed(slot, reason);
+  }
+
+  /**
+   * A worker that had loaded died or is stuck: it is ended, its requests
+   * fail, and a new worker takes its place.
+   */
+  #replace(slot: Slot, reason: string): void {
+    if (slot.dead) return;
+    this.#end(slot);
+    for (const id of [...slot.jobs]) {
+      this.#abandon(id, new WorkerCrashedError(reason));
+    }
+    if (!this.#closed) this.#takeOver(slot);
+  }
+
+  /**
+   * A worker failed to load: a new one is started after a backoff and
+   * given its jobs, or, after too many failures in a row, the pool gives up.
+   */
+  #startFailed(slot: Slot, reason: string): void {
+    this.#end(slot);
+    for (const id of [...slot.jobs]) {
+      if (this.#jobs.get(id)!.aborted) this.#abandon(id, reason);
+    }
+    this.#startFailures++;
+    if (this.#startFailures >= START_ATTEMPTS) {
+      this.#broken = reason;
+      this.#endAll(
+        new WorkerCrashedError(reason, { startAttempts: START_ATTEMPTS }),
+      );
+      return;
+    }
+    const delay = FIRST_RESTART_DELAY_MS * 2 ** (this.#startFailures - 1);
+    const timer = setTimeout(() => {
+      this.#restarts.delete(timer);
+      const fresh = this.#takeOver(slot);
+      for (const id of slot.jobs) {
+        const job = this.#jobs.get(id)!;
+        job.slot = fresh;
+        fresh.jobs.add(id);
+        this.#post(fresh, job.message);
+      }
+    }, delay);
+    this.#restarts.add(timer);
+  }
+
+  /** A new worker in the place of `slot`, given the dataset if it is read. */
+  #takeOver(slot: Slot): Slot {
+    const fresh = this.#spawn();
+    this.#slots[this.#slots.indexOf(slot)] = fresh;
+    if (this.#initialised) this.#init(fresh);
+    return fresh;
+  }
+
   /** Terminates the worker and withdraws the URL asks it left. */
   #end(slot: Slot): void {
     slot.dead = true;
@@ -368,15 +547,11 @@ export class RepoFsPool implements AsyncDisposable {
     }
   }
 
-  #replace(slot: Slot, reason: string): void {
-    if (slot.dead) return;
-    this.#end(slot);
-    for (const id of slot.jobs) {
-      this.#settle(id, (job) => job.reject(new WorkerCrashedError(reason)));
-    }
-    if (this.#closed) return;
-    const fresh = this.#spawn();
-    this.#slots[this.#slots.indexOf(slot)] = fresh;
-    if (this.#initialised) this.#init(fresh);
+  /** Ends every worker and every job, and starts no worker again. */
+  #endAll(error: Error): void {
+    for (const timer of this.#restarts) clearTimeout(timer);
+    this.#restarts.clear();
+    for (const slot of this.#slots) this.#end(slot);
+    for (const id of [...this.#jobs.keys()]) this.#abandon(id, error);
   }
 }

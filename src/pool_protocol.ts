@@ -31,13 +31,21 @@ export type ToWorker =
   | { type: "init"; serialized: SerializedRepoFs }
   | { type: "cat"; job: number; path: string; start?: number; end?: number }
   | { type: "array"; job: number; request: ArrayPartRequest }
-  | { type: "download"; job: number; path: string; target: string }
+  | {
+    type: "download";
+    job: number;
+    path: string;
+    target: string;
+    /** The temporary name beside `target`, chosen by the main thread. */
+    temporary: string;
+  }
   | { type: "cancel"; job: number }
   | { type: "resolved"; ask: number; url?: ResolvedUrl; error?: PlainError }
   | { type: "crash"; reason: string };
 
 /**
- * What a worker tells the main thread.
+ * What a worker tells the main thread. `ready` comes once, when its module
+ * has loaded.
  *
  * @example
  * ```ts
@@ -46,6 +54,7 @@ export type ToWorker =
  * ```
  */
 export type FromWorker =
+  | { type: "ready" }
   | { type: "bytes"; job: number; bytes: Uint8Array }
   | { type: "array"; job: number; part: ArrayPartResult }
   | { type: "downloaded"; job: number; result: Downloaded }

@@ -10,12 +10,8 @@
 import { RepoHttpError, RepoProtocolError } from "./errors.ts";
 import type { ListedFile } from "./routing_table.ts";
 import { exchange, type Transport } from "./request.ts";
-import {
-  isRetryableStatus,
-  retrying,
-  type RetryPolicy,
-  TransientError,
-} from "./retry.ts";
+import { isRetriable, retrying, type RetryPolicy } from "./retry.ts";
+import { hideSecret } from "./secrets.ts";
 
 const TOKEN_HEADER = "X-Repo-key";
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -59,16 +55,53 @@ export function repositoryBase(host: string, token?: string): string {
       `host must use http or https, got ${JSON.stringify(host)}`,
     );
   }
-  if (
-    token !== undefined && url.protocol === "http:" &&
-    !LOOPBACK.test(url.hostname)
-  ) {
+  if (token !== undefined && url.protocol === "http:" && !isLoopback(url)) {
     throw new TypeError(
       `Refusing to send the API token over plain http to ${url.host}; use https`,
     );
   }
   const path = url.pathname.replace(/\/+$/, "");
   return `${url.origin}${path.endsWith("/api") ? path : `${path}/api`}`;
+}
+
+/**
+ * Why a content URL must not be read, or `undefined` when it may: content
+ * comes over `https:`, or over `http:` only from a repository that is itself
+ * `http:` on loopback (a local server). Anything else (`file:`, `data:`, a
+ * URL that does not parse) would read what the dataset does not hold.
+ *
+ * @example
+ * ```ts
+ * import { contentUrlProblem } from "./repo_api.ts";
+ * contentUrlProblem("https://s3.example/b/k", "https://repo.example.org/api"); // undefined
+ * contentUrlProblem("file:///etc/passwd", "https://repo.example.org/api"); // 'its scheme is "file:"; content is read over https only'
+ * ```
+ */
+export function contentUrlProblem(
+  url: string,
+  base: string,
+): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "it is not an absolute URL";
+  }
+  if (parsed.protocol === "https:") return undefined;
+  const local = new URL(base);
+  if (
+    parsed.protocol === "http:" && local.protocol === "http:" &&
+    isLoopback(local)
+  ) {
+    return undefined;
+  }
+  return `its scheme is ${
+    JSON.stringify(parsed.protocol)
+  }; content is read over https only`;
+}
+
+function isLoopback(url: URL): boolean {
+  return LOOPBACK.test(url.hostname);
 }
 
 /**
@@ -108,28 +141,24 @@ export async function errorDetail(response: Response): Promise<string> {
 }
 
 /**
- * Turns a non-2xx answer into the error to raise: transient statuses are
- * wrapped for the retry policy.
+ * The {@linkcode RepoHttpError} for a non-2xx answer, with the server's own
+ * message and its `Retry-After`.
  *
  * @example
  * ```ts
  * import { failureFor } from "./repo_api.ts";
+ * import { equal } from "node:assert/strict";
  * const e = await failureFor(new Response("{}", { status: 404 }), "https://r.example/api/x");
- * console.log(e.name); // "RepoHttpError"
+ * equal(e.status, 404);
  * ```
  */
 export async function failureFor(
   response: Response,
   url: string,
-): Promise<Error> {
-  const error = new RepoHttpError(
-    response.status,
-    url,
-    await errorDetail(response),
-  );
-  return isRetryableStatus(response.status)
-    ? new TransientError(error, response.headers.get("retry-after"))
-    : error;
+): Promise<RepoHttpError> {
+  return new RepoHttpError(response.status, url, await errorDetail(response), {
+    retryAfter: response.headers.get("retry-after"),
+  });
 }
 
 /**
@@ -150,8 +179,8 @@ export interface AccessAnswer {
 }
 
 /**
- * A client of one repository, holding the token, the transport and the retry
- * policy.
+ * A client of one repository, holding the token (which from then on no error
+ * message shows), the transport and the retry policy.
  *
  * @example
  * ```ts ignore
@@ -173,7 +202,9 @@ export class RepoApi {
     readonly token: string | undefined,
     readonly transport: Transport,
     readonly retry: RetryPolicy,
-  ) {}
+  ) {
+    if (token !== undefined) hideSecret(token);
+  }
 
   /** The file-access URL of a file id. */
   accessUrl(fileId: number): string {
@@ -223,7 +254,12 @@ export class RepoApi {
     return data;
   }
 
-  /** One HEAD to the file-access endpoint, redirects not followed. */
+  /**
+   * One HEAD to the file-access endpoint, redirects not followed: a redirect
+   * gives the content URL its `Location` names, once
+   * {@linkcode contentUrlProblem} finds nothing wrong with it; a 2xx means
+   * the repository serves the bytes itself.
+   */
   head(fileId: number, signal?: AbortSignal): Promise<AccessAnswer> {
     const url = this.accessUrl(fileId);
     const headers = repositoryHeaders(this.token);
@@ -237,21 +273,37 @@ export class RepoApi {
           { method: "HEAD", headers },
           signal,
           async (response) => {
-            const location = response.headers.get("location");
-            if (response.status >= 300 && response.status < 400 && location) {
-              return { url: new URL(location, url).href, direct: false };
+            if (response.status >= 300 && response.status < 400) {
+              return {
+                url: this.#redirectTarget(response, url),
+                direct: false,
+              };
             }
             if (response.ok) return { url, direct: true };
-            if (isRetryableStatus(response.status)) {
-              throw await failureFor(
-                response,
-                url,
-              );
-            }
+            const failure = await failureFor(response, url);
+            if (isRetriable(failure)) throw failure;
             throw await this.#explainHead(response.status, url, signal);
           },
         ),
     );
+  }
+
+  #redirectTarget(response: Response, url: string): string {
+    const location = response.headers.get("location");
+    if (location === null) {
+      throw new RepoProtocolError(
+        `the repository answered ${response.status} without a Location header`,
+        url,
+      );
+    }
+    const problem = contentUrlProblem(location, this.base);
+    if (problem !== undefined) {
+      throw new RepoProtocolError(
+        `the repository redirected to a content URL that is refused: ${problem}`,
+        url,
+      );
+    }
+    return location;
   }
 
   /** A HEAD answer has no body; a GET of the same URL carries the repository's message. */
@@ -272,8 +324,9 @@ export class RepoApi {
           return await failureFor(response, url);
         },
       );
-    } catch {
-      return new RepoHttpError(status, url);
+    } catch (error) {
+      signal?.throwIfAborted();
+      return new RepoHttpError(status, url, undefined, { cause: error });
     }
   }
 
@@ -363,5 +416,8 @@ function listedFile(entry: unknown, url: string): ListedFile {
   };
   if (typeof contentType === "string") file.contentType = contentType;
   if (typeof md5 === "string") file.md5 = md5;
+  if (dataFile.tabularData === true || dataFile.originalFileFormat) {
+    file.tabular = true;
+  }
   return file;
 }

@@ -7,6 +7,7 @@
  */
 
 import { ContentReader } from "./content.ts";
+import type { ContentFile } from "./content_answer.ts";
 import {
   DownloadUrls,
   type ResolvedUrl,
@@ -27,6 +28,7 @@ import type { FileInfo, Logger, RepoFsOptions } from "./types.ts";
 
 const PID_SHAPE = /^doi:[^/\s]+\/\S+$/;
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_GET_CONCURRENCY = 64;
 
 /** Tables shared by instances created with the same storage options. */
 const sharedTables = new Map<string, Promise<RoutingTable>>();
@@ -133,7 +135,8 @@ export class RepoFs {
   readonly headConcurrency: number;
   readonly #options: SerializedOptions;
   readonly #api: RepoApi;
-  readonly #urls: DownloadUrls;
+  readonly #urls: UrlResolver;
+  readonly #cache?: DownloadUrls;
   readonly #content: ContentReader;
   readonly #logger?: Logger;
   #table?: Promise<RoutingTable>;
@@ -149,7 +152,7 @@ export class RepoFs {
       host,
       pid,
       headConcurrency = 3,
-      getConcurrency,
+      getConcurrency = DEFAULT_GET_CONCURRENCY,
       token,
       version = ":latest",
       timeoutMs = DEFAULT_TIMEOUT_MS,
@@ -162,9 +165,7 @@ export class RepoFs {
       );
     }
     positiveInteger("headConcurrency", headConcurrency);
-    if (getConcurrency !== undefined) {
-      positiveInteger("getConcurrency", getConcurrency);
-    }
+    positiveInteger("getConcurrency", getConcurrency);
     if (typeof version !== "string" || version === "") {
       throw new TypeError(`version must be a non-empty string`);
     }
@@ -196,14 +197,18 @@ export class RepoFs {
       timeoutMs,
     };
     this.#api = new RepoApi(base, token, transport, retry);
-    this.#urls = new DownloadUrls(
-      (fileId, _stale, signal) => this.#api.head(fileId, signal),
-      headConcurrency,
-      this.#logger,
-    );
-    this.#content = new ContentReader(restore.urlResolver ?? this.#urls, {
+    if (restore.urlResolver === undefined) {
+      this.#cache = new DownloadUrls(
+        (fileId, _stale, signal) => this.#api.head(fileId, signal),
+        headConcurrency,
+        this.#logger,
+      );
+    }
+    this.#urls = restore.urlResolver ?? this.#cache!;
+    this.#content = new ContentReader(this.#urls, {
       transport,
       retry,
+      repository: base,
       token,
       getConcurrency,
     });
@@ -224,7 +229,7 @@ export class RepoFs {
   ): RepoFs {
     checkSerialized(serialized);
     const fs = new RepoFs(serialized.options, restore);
-    fs.#urls.load(serialized.urls);
+    fs.#cache?.load(serialized.urls);
     if (serialized.listing) {
       fs.#builtTable = RoutingTable.fromCompact(serialized.listing);
       fs.#table = Promise.resolve(fs.#builtTable);
@@ -240,7 +245,7 @@ export class RepoFs {
     return {
       format: "repo-fs/1",
       options: { ...this.#options },
-      urls: this.#urls.entries(),
+      urls: this.#cache?.entries() ?? [],
       listing: this.#builtTable?.toCompact(),
     };
   }
@@ -289,9 +294,9 @@ export class RepoFs {
    * from the end). A full read returns every byte the server sends.
    */
   async catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
-    const { entry } = await this.#lookupFile(path);
+    const { file } = await this.#lookupFile(path);
     return await this.#content.read(
-      entry.id!,
+      file,
       options.start,
       options.end,
       options.signal,
@@ -300,15 +305,14 @@ export class RepoFs {
 
   /** An open file for random access and streaming. */
   async open(path: string): Promise<RepoFile> {
-    const { key, entry } = await this.#lookupFile(path);
-    const id = entry.id!;
+    const { key, entry, file } = await this.#lookupFile(path);
     const content = this.#content;
     return {
       path: key,
       size: entry.size,
       read: (start, end, options) =>
-        content.read(id, start, end, options?.signal),
-      stream: (options) => content.stream(id, 0, options?.signal),
+        content.read(file, start, end, options?.signal),
+      stream: (options) => content.stream(file, 0, options?.signal),
     };
   }
 
@@ -360,10 +364,14 @@ export class RepoFs {
   /** As {@linkcode RepoFs.#lookup}, failing with {@linkcode IsADirectoryError} for a directory. */
   async #lookupFile(path: string) {
     const found = await this.#lookup(path);
-    if (found.entry.type === "directory") {
-      throw new IsADirectoryError(found.key);
-    }
-    return found;
+    const { entry } = found;
+    if (entry.type === "directory") throw new IsADirectoryError(found.key);
+    const file: ContentFile = {
+      id: entry.id!,
+      size: entry.size,
+      tabular: entry.tabular,
+    };
+    return { ...found, file };
   }
 
   #routingTable(): Promise<RoutingTable> {

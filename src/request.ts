@@ -1,13 +1,12 @@
 /**
- * One HTTP exchange with a deadline: redirects are never followed, the
- * caller's `AbortSignal` is honoured, and transport failures become
- * {@linkcode TransientError}s for the retry policy.
+ * One HTTP exchange with an idle deadline: redirects are never followed, the
+ * caller's `AbortSignal` is honoured, and transport failures and silences
+ * become {@linkcode RepoConnectionError}s, which the retry policy retries.
  *
  * @module
  */
 
 import { RepoConnectionError } from "./errors.ts";
-import { TransientError } from "./retry.ts";
 
 /**
  * What every request needs: the transport and how long it may take.
@@ -83,16 +82,16 @@ export class Deadline {
 
   /**
    * What a failure during the exchange means: the caller's abort reason, a
-   * retryable timeout or connection failure, or the error itself.
+   * silence of `timeoutMs`, a connection failure, or the error itself.
    */
   explain(error: unknown, url: string): unknown {
     if (this.outer?.aborted) return this.outer.reason;
     if (this.#timedOut) {
-      const reason = `no answer within ${this.timeoutMs} ms`;
-      return new TransientError(new RepoConnectionError(url, reason));
+      const reason = `nothing received for ${this.timeoutMs} ms`;
+      return new RepoConnectionError(url, reason, { cause: error });
     }
     if (error instanceof TypeError) {
-      return new TransientError(new RepoConnectionError(url, error.message));
+      return new RepoConnectionError(url, error.message, { cause: error });
     }
     return error;
   }

@@ -1,49 +1,33 @@
 /**
- * The retry policy: which failures are worth another attempt, and how long
- * to wait before it. Every request of repo-fs goes through
- * {@linkcode retrying}.
+ * The retry policy: which failures are worth another attempt
+ * ({@linkcode isRetriable}), and how long to wait before it. Every request
+ * of repo-fs goes through {@linkcode retrying}.
  *
  * @module
  */
 
+import { delay } from "./delay.ts";
+import { RepoConnectionError, RepoHttpError } from "./errors.ts";
 import type { RetryOptions } from "./types.ts";
 
-const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** Rate limits and server or gateway trouble; S3 asks for 500 to be retried too. */
+const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /**
- * Whether an HTTP status is transient (rate limit or gateway trouble).
+ * The one retry decision: a connection that failed, dropped or went quiet,
+ * or an answer with a transient status (429, 500, 502, 503, 504).
  *
  * @example
  * ```ts
- * import { isRetryableStatus } from "./retry.ts";
- * isRetryableStatus(429); // true
- * isRetryableStatus(404); // false
+ * import { isRetriable } from "./retry.ts";
+ * import { RepoHttpError } from "./errors.ts";
+ * isRetriable(new RepoHttpError(429, "https://r.example/api")); // true
+ * isRetriable(new RepoHttpError(404, "https://r.example/api")); // false
  * ```
  */
-export function isRetryableStatus(status: number): boolean {
-  return RETRYABLE_STATUSES.has(status);
-}
-
-/**
- * A failure that another attempt may cure. `final` is what the caller sees
- * when the attempts run out.
- *
- * @example
- * ```ts
- * import { TransientError } from "./retry.ts";
- * const e = new TransientError(new Error("HTTP 429"), "2");
- * console.log(e.retryAfter); // "2"
- * ```
- */
-export class TransientError extends Error {
-  /**
-   * @param final the error to raise once retries are exhausted
-   * @param retryAfter the server's `Retry-After` header, if it sent one
-   */
-  constructor(readonly final: Error, readonly retryAfter?: string | null) {
-    super(final.message);
-    this.name = "TransientError";
-  }
+export function isRetriable(error: unknown): boolean {
+  return error instanceof RepoConnectionError ||
+    (error instanceof RepoHttpError && RETRIABLE_STATUSES.has(error.status));
 }
 
 /**
@@ -52,9 +36,10 @@ export class TransientError extends Error {
  * @example
  * ```ts
  * import { RetryPolicy } from "./retry.ts";
+ * import { equal, ok } from "node:assert/strict";
  * const policy = new RetryPolicy({ retries: 3, baseDelayMs: 100 });
- * policy.delayMs(0, "2"); // 2000: the server's wish wins
- * policy.delayMs(2, null) <= 400; // true
+ * equal(policy.delayMs(0, "2"), 2000); // the server's wish wins
+ * ok(policy.delayMs(2, undefined) <= 400);
  * ```
  */
 export class RetryPolicy {
@@ -80,7 +65,7 @@ export class RetryPolicy {
   }
 
   /** How long to wait before retry number `attempt + 1`. */
-  delayMs(attempt: number, retryAfter: string | null | undefined): number {
+  delayMs(attempt: number, retryAfter: string | undefined): number {
     const asked = parseRetryAfter(retryAfter);
     if (asked !== undefined) return Math.min(asked, this.maxDelayMs);
     const ceiling = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** attempt);
@@ -95,14 +80,15 @@ export class RetryPolicy {
 }
 
 /**
- * Runs `attempt` until it succeeds, throws something other than a
- * {@linkcode TransientError}, or the policy's retries run out.
+ * Runs `attempt` until it succeeds, fails in a way {@linkcode isRetriable}
+ * refuses, or the policy's retries run out; the last error is thrown as it
+ * is. An abort of `signal` ends the wait between attempts at once.
  *
  * @example
  * ```ts
  * import { RetryPolicy, retrying } from "./retry.ts";
- * const answer = await retrying(new RetryPolicy(), undefined, () => Promise.resolve(1));
- * console.log(answer); // 1
+ * import { equal } from "node:assert/strict";
+ * equal(await retrying(new RetryPolicy(), undefined, () => Promise.resolve(1)), 1);
  * ```
  */
 export async function retrying<T>(
@@ -114,32 +100,20 @@ export async function retrying<T>(
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof TransientError)) throw error;
-      if (done >= policy.retries) throw error.final;
-      await sleep(policy.delayMs(done, error.retryAfter), signal);
+      if (signal?.aborted) throw signal.reason;
+      if (!isRetriable(error) || done >= policy.retries) throw error;
+      const retryAfter = error instanceof RepoHttpError
+        ? error.retryAfter
+        : undefined;
+      await delay(policy.delayMs(done, retryAfter), signal);
     }
   }
 }
 
-function parseRetryAfter(value: string | null | undefined): number | undefined {
+function parseRetryAfter(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  signal?.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

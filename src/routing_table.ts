@@ -30,6 +30,8 @@ export interface ListedFile {
   contentType?: string;
   /** Listed MD5. */
   md5?: string;
+  /** An ingested tabular file: served longer than listed. */
+  tabular?: boolean;
 }
 
 /**
@@ -56,7 +58,7 @@ export interface RejectedEntry {
  * @example
  * ```ts
  * import type { CompactListing } from "./routing_table.ts";
- * const c: CompactListing = { paths: ["a/b"], ids: [1], sizes: [3], contentTypes: ["text/plain"], contentTypeIndex: [0], md5s: [null] };
+ * const c: CompactListing = { paths: ["a/b"], ids: [1], sizes: [3], contentTypes: ["text/plain"], contentTypeIndex: [0], md5s: [null], tabular: [] };
  * ```
  */
 export interface CompactListing {
@@ -72,6 +74,8 @@ export interface CompactListing {
   contentTypeIndex: number[];
   /** Listed MD5 per file, `null` for none. */
   md5s: (string | null)[];
+  /** Indexes (into `paths`) of the ingested tabular files. */
+  tabular: number[];
 }
 
 /**
@@ -113,6 +117,9 @@ export class RoutingTable {
         if (file.path.startsWith("/")) {
           throw new TypeError("the listed path is absolute");
         }
+        if (file.path.endsWith("/")) {
+          throw new TypeError("the file name is empty");
+        }
         key = normalizePath(file.path);
         if (key === "") throw new TypeError("the file has no name");
       } catch (error) {
@@ -130,6 +137,7 @@ export class RoutingTable {
         info.contentType = shared;
       }
       if (file.md5 !== undefined) info.md5 = file.md5;
+      if (file.tabular) info.tabular = true;
       table.#addFile(info, logger);
     }
     return table;
@@ -199,10 +207,12 @@ export class RoutingTable {
       contentTypes: [],
       contentTypeIndex: [],
       md5s: [],
+      tabular: [],
     };
     const typeIndex = new Map<string, number>();
     for (const info of this.#entries.values()) {
       if (info.type !== "file") continue;
+      if (info.tabular) compact.tabular.push(compact.paths.length);
       compact.paths.push(info.name);
       compact.ids.push(info.id!);
       compact.sizes.push(info.size);
@@ -267,6 +277,7 @@ function compareKeys(a: string, b: string): number {
 }
 
 function* compactFiles(compact: CompactListing): Iterable<ListedFile> {
+  const tabular = new Set(compact.tabular);
   for (let i = 0; i < compact.paths.length; i++) {
     const file: ListedFile = {
       path: compact.paths[i],
@@ -277,6 +288,7 @@ function* compactFiles(compact: CompactListing): Iterable<ListedFile> {
     if (typeIndex >= 0) file.contentType = compact.contentTypes[typeIndex];
     const md5 = compact.md5s[i];
     if (md5 !== null) file.md5 = md5;
+    if (tabular.has(i)) file.tabular = true;
     yield file;
   }
 }

@@ -1,22 +1,26 @@
 /**
- * A counting semaphore that reports how long each caller waited.
+ * A counting semaphore that reports how long each caller waited, and whose
+ * waiters can leave the queue.
  *
  * @module
  */
 
 /**
- * Limits how many tasks run at once; extra callers wait in FIFO order.
+ * Limits how many tasks run at once; extra callers wait in FIFO order. A
+ * waiter whose signal aborts leaves the queue without taking a place.
  *
  * @example
  * ```ts
  * import { Semaphore } from "./semaphore.ts";
+ * import { equal, ok } from "node:assert/strict";
  * const heads = new Semaphore(3);
  * const { value, waitedMs } = await heads.run(() => Promise.resolve(42));
- * console.log(value, waitedMs >= 0); // 42 true
+ * equal(value, 42);
+ * ok(waitedMs >= 0);
  * ```
  */
 export class Semaphore {
-  readonly #waiting: (() => void)[] = [];
+  readonly #waiting = new Set<() => void>();
   #free: number;
 
   /** @param size how many tasks may run at once (integer >= 1) */
@@ -29,23 +33,69 @@ export class Semaphore {
     this.#free = size;
   }
 
+  /**
+   * Takes a place, waiting for one if none is free; resolves to the function
+   * that gives it back. Aborting `signal` while waiting rejects with its
+   * reason and takes no place.
+   *
+   * @example
+   * ```ts
+   * import { Semaphore } from "./semaphore.ts";
+   * import { rejects } from "node:assert/strict";
+   * const one = new Semaphore(1);
+   * const release = await one.acquire();
+   * await rejects(one.acquire(AbortSignal.abort(new Error("gave up"))), /gave up/);
+   * release();
+   * ```
+   */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#free > 0) {
+      this.#free--;
+      return Promise.resolve(this.#releaser());
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.#waiting.delete(grant);
+        reject(signal!.reason);
+      };
+      const grant = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(this.#releaser());
+      };
+      this.#waiting.add(grant);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
   /** Runs `task` once a place is free; resolves to its value and the wait. */
   async run<T>(
     task: () => Promise<T>,
+    signal?: AbortSignal,
   ): Promise<{ value: T; waitedMs: number }> {
     const asked = performance.now();
-    if (this.#free > 0) {
-      this.#free--;
-    } else {
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    }
+    const release = await this.acquire(signal);
     const waitedMs = performance.now() - asked;
     try {
       return { value: await task(), waitedMs };
     } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
+      release();
     }
+  }
+
+  /** Gives the place to the first waiter, or frees it; works once. */
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const [next] = this.#waiting;
+      if (next === undefined) {
+        this.#free++;
+        return;
+      }
+      this.#waiting.delete(next);
+      next();
+    };
   }
 }

@@ -94,7 +94,10 @@ export function checkSerialized(
       listing.contentTypeIndex,
       listing.md5s,
     ];
-    if (!Array.isArray(listing.paths) || columns.some((c) => c?.length !== n)) {
+    if (
+      !Array.isArray(listing.paths) || columns.some((c) => c?.length !== n) ||
+      !Array.isArray(listing.tabular)
+    ) {
       throw new TypeError("A serialised RepoFs has a malformed listing");
     }
   }

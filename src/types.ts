@@ -26,6 +26,12 @@ export interface FileInfo {
   contentType?: string;
   /** MD5 from the listing, when it had one (files only). */
   md5?: string;
+  /**
+   * `true` for an ingested tabular file (the listing has `tabularData` or
+   * `originalFileFormat`): it is served longer than listed, and its listed
+   * checksum is of the original upload.
+   */
+  tabular?: boolean;
 }
 
 /**
@@ -81,7 +87,11 @@ export interface RepoFsOptions {
   pid: string;
   /** Most simultaneous HEAD requests to the repository. Default 3. */
   headConcurrency?: number;
-  /** Most simultaneous content GETs. Default unlimited. */
+  /**
+   * Most simultaneous buffered content reads (`catFile`, `RepoFile.read`);
+   * streams are not counted. Default 64: enough to keep a link busy, few
+   * enough that `Promise.all` over 10,000 reads does not run out of sockets.
+   */
   getConcurrency?: number;
   /** API token, sent as `X-Repo-key` to the repository only. */
   token?: string;

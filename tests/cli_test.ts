@@ -264,6 +264,7 @@ Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help
     t.cli(["cat", "README.md", "--start", "x"]),
     t.cli(["get", "**"]),
     t.cli(["--head-concurrency", "many", "ls"]),
+    t.cli(["--timeout-ms", "0", "ls"]),
     run(["--pid", t.emu.pid, "ls"]),
     run(["--host", t.emu.host, "ls"]),
     run(["--host", t.emu.host, "--pid", "not-a-doi", "ls"]),
@@ -280,6 +281,7 @@ Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help
   ok(usage[3].stderr.includes("missing argument PATH"));
   ok(usage[5].stderr.includes("--maxdepth must be an integer"));
   ok(usage[8].stderr.includes("missing --out DIR"));
+  ok(usage[10].stderr.includes("--timeout-ms must be >= 1"), usage[10].stderr);
 
   const failures = await Promise.all([
     t.cli(["ls", "missing"]),
@@ -330,7 +332,10 @@ Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help
   }
   equal(help[0].stdout, help[1].stdout);
   equal(help[0].stdout, help[4].stdout);
+  ok(help[0].stdout.includes("--timeout-ms N"));
+  ok(help[0].stdout.includes("--retries N"));
   ok(help[2].stdout.includes("--resume"));
+  ok(help[2].stdout.includes("--timeout-ms N"));
   ok(help[3].stdout.startsWith("Usage: repo-fs [global options] cat PATH"));
 });
 
@@ -363,7 +368,7 @@ Deno.test("get downloads a whole dataset byte for byte, --dry-run writes nothing
       "1",
     ]),
   );
-  equal(t.emu.counters.heads, 6);
+  equal(t.emu.counters.heads, 5, "one HEAD per file but the empty one");
   equal(t.emu.counters.peakConcurrentHeads, 1);
   deepStrictEqual(
     { ...summary, seconds: 0 },
@@ -403,6 +408,14 @@ Deno.test("get downloads a whole dataset byte for byte, --dry-run writes nothing
   const none = await t.cli(["get", "*.nc", "--out", some]);
   equal(none.code, 1);
   ok(none.stderr.includes('no file matches "*.nc"'), none.stderr);
+});
+
+Deno.test("--timeout-ms bounds how long a request may go without an answer", async () => {
+  await using t = await setup({ files: SAMPLE, faults: { latencyMs: 3000 } });
+  const result = await t.cli(["--timeout-ms", "200", "ls"]);
+  equal(result.code, 1, result.stderr);
+  equal(lines(result.stderr).length, 1, result.stderr);
+  ok(result.stderr.includes("200 ms"), result.stderr);
 });
 
 /** Files big and slow enough to interrupt a download in the middle. */
@@ -453,12 +466,16 @@ Deno.test("an interrupted get leaves no partial file, and --resume finishes it",
   ]).spawn();
   await waitForFiles(out, 3);
   child.kill("SIGINT");
-  const { code, stderr } = await child.output();
-  equal(code, 130, decoder.decode(stderr));
-  ok(decoder.decode(stderr).includes("interrupted"));
+  const output = await child.output();
+  const stderr = decoder.decode(output.stderr);
+  equal(output.code, 130, stderr);
   const all = await filesBelow(out);
   deepStrictEqual(all.filter((p) => p.includes(PARTIAL)), []);
   const done = await checkComplete(out, files);
+  equal(decoder.decode(output.stdout), "", "no summary");
+  deepStrictEqual(lines(stderr), [
+    `repo-fs: interrupted: ${done.length} of 16 files downloaded; files not finished were removed; run again with --resume`,
+  ]);
   ok(done.length >= 3 && done.length < 16, `${done.length} done`);
 
   t.emu.faults.latencyMs = 0;
@@ -566,7 +583,7 @@ Deno.test("get refuses hostile listing paths and writes nothing outside --out", 
   ok(dry.stdout.includes("2 files"), dry.stdout);
 });
 
-Deno.test("get reports an MD5 mismatch and a short body, and keeps neither", async () => {
+Deno.test("get reports an MD5 mismatch, a short and a long body, and keeps none; a tabular file may be longer", async () => {
   await using t = await setup({
     files: {
       "x": { content: "abc", md5: "0".repeat(32) },
@@ -576,14 +593,16 @@ Deno.test("get reports an MD5 mismatch and a short body, and keeps neither", asy
         content: "name\tvalue\na\t1\n",
         listedSize: 4,
         md5: "1".repeat(32),
+        tabular: true,
       },
+      "longer.bin": { content: "abcdef", listedSize: 4, md5: null },
     },
   });
   const out = join(t.tmp, "out");
   const result = await t.cli(["get", "**", "--out", out]);
   equal(result.code, 1);
   const errors = lines(result.stderr);
-  equal(errors.length, 2, result.stderr);
+  equal(errors.length, 3, result.stderr);
   ok(
     errors.includes(
       `repo-fs: failed "x": MD5 mismatch: the listing says ${
@@ -592,13 +611,20 @@ Deno.test("get reports an MD5 mismatch and a short body, and keeps neither", asy
     ),
     result.stderr,
   );
+  // The read itself or the check after it names both sizes.
   ok(
-    errors.includes(
-      'repo-fs: failed "short.bin": short download: 2 of 10 listed bytes',
+    errors.some((line) =>
+      /^repo-fs: failed "short\.bin": .*\b2\b.*\b10\b/.test(line)
     ),
     result.stderr,
   );
-  ok(result.stdout.includes("2 failed"), result.stdout);
+  ok(
+    errors.some((line) =>
+      /^repo-fs: failed "longer\.bin": .*\b6\b.*\b4\b/.test(line)
+    ),
+    result.stderr,
+  );
+  ok(result.stdout.includes("3 failed"), result.stdout);
   ok(result.stdout.includes("1 not verifiable"), result.stdout);
   deepStrictEqual(await filesBelow(out), ["good.txt", "table.tab"]);
   equal(await Deno.readTextFile(join(out, "table.tab")), "name\tvalue\na\t1\n");

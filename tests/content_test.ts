@@ -30,6 +30,7 @@ const VARIED = {
     content: "name\tvalue\nalpha\t1\nbeta\t2\n",
     listedSize: 18,
     contentType: "text/tab-separated-values",
+    tabular: true,
   },
   "climate.zarr/.zgroup": '{"zarr_format":2}',
   "climate.zarr/t/0.0": patterned(4096, 1),
@@ -104,7 +105,11 @@ Deno.test("every byte of every file, whole and in random ranges", async () => {
       `${path} ${start}..${end}`,
     );
   }
-  equal(t.emu.counters.heads, paths.length, "one HEAD per file read");
+  equal(
+    t.emu.counters.heads,
+    paths.length - 1,
+    "one HEAD per file read; none for the file listed as empty",
+  );
   assertNoTokenLeak(t.emu);
 });
 
@@ -341,23 +346,24 @@ Deno.test("repository errors carry its message: 401, 403 restricted, 404, 400 gu
   });
 });
 
-Deno.test("429 bursts and 502/503/504 are retried; 500 is not; retries are bounded", async () => {
+Deno.test("429 bursts and 500/502/503/504 are retried; 404 is not; retries are bounded", async () => {
   await using t = await setup();
   t.emu.faults.failures.push(
     { target: "listing", status: 429, count: 2 },
     { target: "head", status: 503, count: 1 },
+    { target: "store", status: 500, count: 1 },
     { target: "store", status: 502, count: 1 },
     { target: "store", status: 504, count: 1 },
     { target: "store", status: 429, count: 2 },
   );
   deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));
-  equal(t.emu.counters.failuresInjected, 7);
-  t.emu.faults.failures.push({ target: "store", status: 500, count: 5 });
+  equal(t.emu.counters.failuresInjected, 8);
+  t.emu.faults.failures.push({ target: "store", status: 404, count: 5 });
   await rejects(
     t.fs.catFile("7", { start: 1, end: 2 }),
-    (e: unknown) => e instanceof RepoHttpError && e.status === 500,
+    (e: unknown) => e instanceof RepoHttpError && e.status === 404,
   );
-  equal(t.emu.counters.failuresInjected, 8, "500 is not retried");
+  equal(t.emu.counters.failuresInjected, 9, "404 is not retried");
   t.emu.faults.failures.length = 0;
   const stubborn = new RepoFs({
     host: t.emu.host,
@@ -370,7 +376,7 @@ Deno.test("429 bursts and 502/503/504 are retried; 500 is not; retries are bound
     stubborn.catFile("7"),
     (e: unknown) => e instanceof RepoHttpError && e.status === 429,
   );
-  equal(t.emu.counters.failuresInjected, 11, "first attempt + 2 retries");
+  equal(t.emu.counters.failuresInjected, 12, "first attempt + 2 retries");
   t.emu.faults.failures.length = 0;
 });
 
@@ -508,7 +514,7 @@ Deno.test("timeouts and aborts end a request; nothing hangs", async () => {
   t.emu.faults.latencyMs = 2000;
   await rejects(t.fs.catFile("7"), (e: unknown) => {
     ok(e instanceof RepoConnectionError, String(e));
-    ok(/no answer within 150 ms/.test(e.message));
+    ok(/nothing received for 150 ms/.test(e.message), e.message);
     ok(!e.message.includes("X-Amz"));
     return true;
   });
@@ -526,20 +532,17 @@ Deno.test("timeouts and aborts end a request; nothing hangs", async () => {
 });
 
 Deno.test("a protocol-breaking Content-Range is a RepoProtocolError", async () => {
-  await using emu = await startEmulator({ files: { a: patterned(100) } });
-  const lying: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    if (response.status !== 206) return response;
-    const headers = new Headers(response.headers);
-    headers.set("content-range", "bytes 50-59/100");
-    return new Response(response.body, { status: 206, headers });
-  };
-  const fs = new RepoFs({ host: emu.host, pid: emu.pid, fetch: lying });
+  await using emu = await startEmulator({
+    files: { a: patterned(100) },
+    faults: { shiftContentRange: 10 },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid, retry: FAST_RETRY });
   await rejects(fs.catFile("a", { start: 0, end: 10 }), (e: unknown) => {
-    ok(e instanceof RepoProtocolError);
-    ok(/bytes=0-9/.test(e.message) && /50-59/.test(e.message), e.message);
+    ok(e instanceof RepoProtocolError, String(e));
+    ok(/bytes=0-9/.test(e.message) && /1-10\/100/.test(e.message), e.message);
     return true;
   });
+  equal(emu.counters.storeGets, 1, "a protocol error is not retried");
 });
 
 Deno.test("open(): random access and a stream that resumes after a dropped connection", async () => {
@@ -580,7 +583,7 @@ Deno.test("open(): random access and a stream that resumes after a dropped conne
 Deno.test("the token goes to the repository only, and never into errors", async () => {
   await using t = await setup({}, { faults: { latencyMs: 0 } });
   const errors: string[] = [];
-  t.emu.faults.failures.push({ target: "store", status: 500, count: 1 });
+  t.emu.faults.failures.push({ target: "store", status: 404, count: 1 });
   try {
     await t.fs.catFile("7");
   } catch (e) {
@@ -598,4 +601,79 @@ Deno.test("the token goes to the repository only, and never into errors", async 
   }
   deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG);
   assertNoTokenLeak(t.emu);
+});
+
+Deno.test("timeoutMs is an idle deadline: a body slower than it in total, never silent that long, arrives", async () => {
+  const slow = patterned(16 * 1024, 11);
+  await using t = await setup({ timeoutMs: 400 }, {
+    files: { "slow.bin": slow },
+  });
+  await t.fs.ls("");
+  t.emu.faults.trickle = { bytes: 1024, everyMs: 40 };
+  const started = performance.now();
+  deepStrictEqual(await t.fs.catFile("slow.bin"), slow, "catFile");
+  ok(performance.now() - started > 400, "the whole read outlasted timeoutMs");
+  const file = await t.fs.open("slow.bin");
+  deepStrictEqual(await collect(file.stream()), slow, "stream()");
+});
+
+Deno.test("a body that stalls halfway is resumed from its last byte after timeoutMs", async () => {
+  await using t = await setup({ timeoutMs: 1000 });
+  await t.fs.ls("");
+  t.emu.faults.stall = 1;
+  deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG, "catFile");
+  equal(t.emu.counters.storeGets, 2, "the stalled GET and one resuming it");
+  t.emu.faults.stall = 1;
+  const file = await t.fs.open("data/big.bin");
+  deepStrictEqual(await collect(file.stream()), BIG, "stream()");
+  equal(t.emu.counters.storeGets, 4);
+});
+
+Deno.test("an aborted stream errors at once, whatever it has buffered", async () => {
+  await using t = await setup();
+  const file = await t.fs.open("data/big.bin");
+  for (let i = 0; i < 20; i++) {
+    const controller = new AbortController();
+    const reader = file.stream({ signal: controller.signal }).getReader();
+    ok((await reader.read()).value!.byteLength > 0);
+    controller.abort(new Error(`stop ${i}`));
+    await rejects(reader.read(), new RegExp(`stop ${i}`));
+  }
+});
+
+Deno.test("a 200 shorter or longer than the listed file is an error, never data", async () => {
+  await using t = await setup();
+  await t.fs.ls("");
+  t.emu.faults.portalPage = 100;
+  for (
+    const read of [
+      () => t.fs.catFile("data/big.bin"),
+      () => t.fs.catFile("data/big.bin", { start: 1000, end: 2_001_000 }),
+      () => t.fs.catFile("data/big.bin", { start: -100 }),
+      async () => collect((await t.fs.open("data/big.bin")).stream()),
+    ]
+  ) {
+    await rejects(read(), (e: unknown) => {
+      ok(e instanceof RepoProtocolError, String(e));
+      ok(/18 bytes, but the listing says 3145745/.test(e.message), e.message);
+      return true;
+    });
+  }
+  deepStrictEqual(
+    await t.fs.catFile("data/empty.bin"),
+    new Uint8Array(0),
+    "a file listed empty needs no request",
+  );
+  equal(t.emu.counters.storeGets, 4, "a protocol error is not retried");
+});
+
+Deno.test("messages cut a very long path to one short line", async () => {
+  await using t = await setup();
+  const path = `deep/${"x".repeat(5000)}`;
+  await rejects(t.fs.catFile(path), (e: unknown) => {
+    ok(e instanceof NotFoundError);
+    ok(e.message.length < 300, `${e.message.length} characters`);
+    equal(e.path, path, "the path itself stays whole");
+    return true;
+  });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { type Emulator, startEmulator } from "../emulator.ts";
+import { concat } from "../src/content.ts";
 
 const DATASET_KEYS = [
   "id",
@@ -683,4 +684,372 @@ Deno.test("a failure rule on any target fires on either origin", async () => {
   assert.equal(repo.body.status, "ERROR");
   assert.deepEqual(emu.faults.failures, []);
   assert.equal((await get(url)).text, "abc");
+});
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`Gave up waiting for ${what}`);
+}
+
+/** Guards against a hang; it does not time anything. */
+async function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} hangs`)), 20_000);
+  });
+  try {
+    return await Promise.race([promise, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readBytes(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  count: number,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  while (length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.length;
+  }
+  return concat(chunks);
+}
+
+function settledFlag(promise: Promise<unknown>): () => boolean {
+  let settled = false;
+  promise.then(() => settled = true, () => settled = true);
+  return () => settled;
+}
+
+function counting(length: number): Uint8Array {
+  return Uint8Array.from({ length }, (_, i) => i % 251);
+}
+
+Deno.test("tabular files list the original CSV's fields", async () => {
+  const table = "name\tvalue\na\t1\n";
+  await using emu = await startEmulator({
+    files: {
+      "d/table.tab": { content: table, listedSize: 4, tabular: true },
+      "raw": { content: "x\ty\n", tabular: true },
+      "plain.txt": "p",
+    },
+  });
+  const [tab, raw, plain] = await files(emu);
+  assert.equal(tab.dataFile.tabularData, true);
+  assert.equal(tab.dataFile.filesize, 4);
+  assert.equal(tab.dataFile.originalFileFormat, "text/csv");
+  assert.equal(tab.dataFile.originalFormatLabel, "Comma Separated Values");
+  assert.equal(tab.dataFile.originalFileName, "table.csv");
+  assert.equal(tab.dataFile.originalFileSize, table.length);
+  assert.equal(raw.dataFile.originalFileName, "raw.csv");
+  assert.equal(raw.dataFile.originalFileSize, 4);
+  for (
+    const key of [
+      "tabularData",
+      "originalFileFormat",
+      "originalFormatLabel",
+      "originalFileName",
+      "originalFileSize",
+    ]
+  ) {
+    assert.ok(!(key in plain.dataFile), key);
+  }
+  const url = await resolve(emu, "d/table.tab");
+  assert.equal((await get(url)).text, table);
+});
+
+Deno.test("location sends a verbatim Location, or none when null", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "a", "b.txt": "b" },
+  });
+  for (const location of ["file:///etc/passwd", "data:,hello", "::not a url"]) {
+    emu.faults.location = location;
+    for (const path of ["a.txt", "b.txt"]) {
+      for (const method of ["HEAD", "GET"]) {
+        const { response, text } = await get(accessUrl(emu, path), { method });
+        assert.equal(response.status, 303);
+        assert.equal(response.headers.get("location"), location);
+        assert.equal(text, "");
+      }
+    }
+  }
+  emu.faults.location = null;
+  emu.faults.redirectStatus = 302;
+  const bare = await get(accessUrl(emu, "a.txt"), { method: "HEAD" });
+  assert.equal(bare.response.status, 302);
+  assert.equal(bare.response.headers.has("location"), false);
+  emu.faults.location = undefined;
+  emu.faults.redirectStatus = 303;
+  assert.equal((await get(await resolve(emu, "a.txt"))).text, "a");
+});
+
+Deno.test("redirectStatus sets the access endpoint's redirect status", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "abc" } });
+  for (const status of [301, 302, 303, 307, 308]) {
+    emu.faults.redirectStatus = status;
+    for (const method of ["HEAD", "GET"]) {
+      const { response } = await get(accessUrl(emu, "a.txt"), { method });
+      assert.equal(response.status, status, `${method} ${status}`);
+      const location = response.headers.get("location")!;
+      assert.equal(new URL(location).origin, emu.storeOrigin);
+      assert.equal((await get(location)).text, "abc");
+    }
+  }
+  assert.equal(emu.counters.heads, 5);
+  assert.equal(emu.counters.accessGets, 5);
+});
+
+Deno.test("portalPage answers a login page instead of the file", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "0123456789" },
+    faults: { portalPage: 2 },
+  });
+  const url = await resolve(emu, "a.txt");
+  const store = await get(url, { headers: { range: "bytes=2-5" } });
+  assert.equal(store.response.status, 200);
+  assert.equal(store.response.headers.get("content-type"), "text/html");
+  assert.equal(store.response.headers.get("content-range"), null);
+  assert.equal(store.response.headers.get("content-length"), "18");
+  assert.equal(store.text, "<html>login</html>");
+  emu.faults.redirect = false;
+  const head = await get(accessUrl(emu, "a.txt"), { method: "HEAD" });
+  assert.equal(head.response.status, 200);
+  assert.equal(head.response.headers.get("content-length"), "10");
+  assert.equal(emu.faults.portalPage, 1);
+  const access = await get(accessUrl(emu, "a.txt"), {
+    headers: { range: "bytes=50-" },
+  });
+  assert.equal(access.response.status, 200);
+  assert.equal(access.text, "<html>login</html>");
+  assert.equal(emu.faults.portalPage, 0);
+  const real = await get(accessUrl(emu, "a.txt"), {
+    headers: { range: "bytes=2-5" },
+  });
+  assert.equal(real.response.status, 206);
+  assert.equal(real.text, "2345");
+});
+
+Deno.test("stall sends half the body, then nothing until the client aborts", async () => {
+  const content = counting(1000);
+  await using emu = await startEmulator({
+    files: { "a.bin": content },
+    faults: { stall: 1 },
+  });
+  const url = await resolve(emu, "a.bin");
+  const client = new AbortController();
+  const response = await fetch(url, { signal: client.signal });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-length"), "1000");
+  const reader = response.body!.getReader();
+  assert.deepEqual(await readBytes(reader, 500), content.subarray(0, 500));
+  const more = reader.read();
+  const settled = settledFlag(more);
+  assert.equal((await get(url)).text.length, 1000);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(settled(), false);
+  client.abort();
+  await assert.rejects(more, (error: Error) => error.name === "AbortError");
+  assert.equal(emu.faults.stall, 0);
+  assert.equal(emu.counters.storeBytes, 500 + 1000);
+});
+
+Deno.test("stall keeps an honest Content-Range on the access endpoint", async () => {
+  const content = counting(100);
+  await using emu = await startEmulator({
+    files: { "a.bin": content },
+    faults: { stall: 1, redirect: false },
+  });
+  const client = new AbortController();
+  const response = await fetch(accessUrl(emu, "a.bin"), {
+    headers: { range: "bytes=10-29" },
+    signal: client.signal,
+  });
+  assert.equal(response.status, 206);
+  assert.equal(response.headers.get("content-range"), "bytes 10-29/100");
+  assert.equal(response.headers.get("content-length"), "20");
+  const reader = response.body!.getReader();
+  assert.deepEqual(await readBytes(reader, 10), content.subarray(10, 20));
+  const more = reader.read();
+  client.abort();
+  await assert.rejects(more, (error: Error) => error.name === "AbortError");
+  assert.equal(emu.counters.accessBytes, 10);
+});
+
+Deno.test("trickle sends the body a few bytes at a time", async () => {
+  const content = counting(500);
+  await using emu = await startEmulator({
+    files: { "a.bin": content },
+    faults: { trickle: { bytes: 100, everyMs: 60_000 } },
+  });
+  const url = await resolve(emu, "a.bin");
+  const client = new AbortController();
+  const slow = await fetch(url, { signal: client.signal });
+  assert.equal(slow.headers.get("content-length"), "500");
+  const reader = slow.body!.getReader();
+  const first = await reader.read();
+  assert.deepEqual(first.value, content.subarray(0, 100));
+  const more = reader.read();
+  client.abort();
+  await assert.rejects(more, (error: Error) => error.name === "AbortError");
+
+  emu.faults.trickle = { bytes: 100, everyMs: 10 };
+  const response = await fetch(url, { headers: { range: "bytes=0-499" } });
+  assert.equal(response.status, 206);
+  assert.equal(response.headers.get("content-length"), "500");
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of response.body!) chunks.push(chunk);
+  assert.deepEqual(concat(chunks), content);
+  assert.ok(chunks.length >= 2, `${chunks.length} pieces`);
+
+  emu.faults.redirect = false;
+  const access = await fetch(accessUrl(emu, "a.bin"));
+  assert.deepEqual(await access.bytes(), content);
+  emu.faults.trickle = null;
+  assert.deepEqual(await (await fetch(url)).bytes(), content);
+});
+
+Deno.test("headDelayMs holds access HEADs until the client aborts", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "a" },
+    faults: { headDelayMs: 60_000 },
+  });
+  const client = new AbortController();
+  const pending = fetch(accessUrl(emu, "a.txt"), {
+    method: "HEAD",
+    redirect: "manual",
+    signal: client.signal,
+  });
+  await waitFor(() => emu.counters.concurrentHeads === 1, "the HEAD");
+  const { response } = await get(accessUrl(emu, "a.txt"));
+  assert.equal(response.status, 303);
+  assert.equal((await getJson(datasetUrl(emu))).status, 200);
+  assert.equal(emu.counters.concurrentHeads, 1);
+  client.abort();
+  await assert.rejects(pending, (error: Error) => error.name === "AbortError");
+  await waitFor(() => emu.counters.concurrentHeads === 0, "the HEAD to end");
+  assert.equal(emu.counters.heads, 1);
+  assert.equal(emu.counters.peakConcurrentHeads, 1);
+
+  emu.faults.headDelayMs = 20;
+  assert.ok(await resolve(emu, "a.txt"));
+  assert.equal(emu.counters.concurrentHeads, 0);
+});
+
+Deno.test("latency waits end when the client aborts", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "a" } });
+  const url = await resolve(emu, "a.txt");
+  emu.faults.latencyMs = 60_000;
+  const client = new AbortController();
+  const head = fetch(accessUrl(emu, "a.txt"), {
+    method: "HEAD",
+    redirect: "manual",
+    signal: client.signal,
+  });
+  const store = fetch(url, { signal: client.signal });
+  await waitFor(
+    () =>
+      emu.counters.concurrentHeads === 1 &&
+      emu.counters.concurrentStoreGets === 1,
+    "both requests",
+  );
+  client.abort();
+  await assert.rejects(head, (error: Error) => error.name === "AbortError");
+  await assert.rejects(store, (error: Error) => error.name === "AbortError");
+  await waitFor(
+    () =>
+      emu.counters.concurrentHeads === 0 &&
+      emu.counters.concurrentStoreGets === 0,
+    "both requests to end",
+  );
+  assert.equal(emu.counters.storeBytes, 0);
+});
+
+Deno.test("close returns with stalled and trickled answers in flight", async () => {
+  const content = counting(1000);
+  const emu = await startEmulator({ files: { "a.bin": content } });
+  const url = await resolve(emu, "a.bin");
+  emu.faults.stall = 1;
+  const stalled = (await fetch(url)).body!.getReader();
+  assert.equal((await readBytes(stalled, 500)).length, 500);
+  emu.faults.trickle = { bytes: 10, everyMs: 60_000 };
+  const trickled = (await fetch(url)).body!.getReader();
+  assert.equal((await trickled.read()).value?.length, 10);
+  emu.faults.headDelayMs = 60_000;
+  const head = fetch(accessUrl(emu, "a.bin"), {
+    method: "HEAD",
+    redirect: "manual",
+  });
+  await waitFor(() => emu.counters.concurrentHeads === 1, "the HEAD");
+  const stalledRest = stalled.read();
+  const trickledRest = trickled.read();
+  await within(emu.close(), "close");
+  await assert.rejects(stalledRest, TypeError);
+  await assert.rejects(trickledRest, TypeError);
+  const headResponse = await head;
+  await headResponse.body?.cancel();
+  assert.equal(headResponse.status, 303);
+  assert.equal(emu.counters.concurrentHeads, 0);
+});
+
+Deno.test("echoToken quotes the request's key in the failure message", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "a" } });
+  const url = await resolve(emu, "a.txt");
+  emu.faults.failures = [
+    { target: "listing", status: 401, count: 1, echoToken: true },
+    { target: "store", status: 403, count: 2, echoToken: true },
+  ];
+  const repo = await getJson(datasetUrl(emu), { "X-Repo-key": "k-123" });
+  assert.equal(repo.status, 401);
+  assert.deepEqual(repo.body, {
+    status: "ERROR",
+    message: "Bad API key k-123",
+  });
+  const store = await get(url, { headers: { "X-Repo-key": "k-456" } });
+  assert.equal(store.response.status, 403);
+  assert.match(
+    store.text,
+    /<Code>AccessDenied<\/Code><Message>Bad API key k-456<\/Message>/,
+  );
+  const odd = await get(url, { headers: { "X-Repo-key": "a<b&c" } });
+  assert.match(odd.text, /<Message>Bad API key a&lt;b&amp;c<\/Message>/);
+  emu.faults.failures = [{ target: "listing", status: 500, count: 1 }];
+  const plain = await getJson(datasetUrl(emu), { "X-Repo-key": "k-123" });
+  assert.equal(plain.body.message, "Internal server error.");
+});
+
+Deno.test("shiftContentRange shifts the next 206 answers' Content-Range", async () => {
+  await using emu = await startEmulator({
+    files: { "a.txt": "0123456789" },
+    faults: { shiftContentRange: 2 },
+  });
+  const url = await resolve(emu, "a.txt");
+  assert.equal((await get(url)).response.status, 200);
+  const shifted = await get(url, { headers: { range: "bytes=2-5" } });
+  assert.equal(shifted.response.status, 206);
+  assert.equal(shifted.response.headers.get("content-range"), "bytes 3-6/10");
+  assert.equal(shifted.response.headers.get("content-length"), "4");
+  assert.equal(shifted.text, "2345");
+  const past = await get(url, { headers: { range: "bytes=-2" } });
+  assert.equal(past.response.headers.get("content-range"), "bytes 9-10/10");
+  assert.equal(past.text, "89");
+  const honest = await get(url, { headers: { range: "bytes=2-5" } });
+  assert.equal(honest.response.headers.get("content-range"), "bytes 2-5/10");
+  assert.equal(emu.faults.shiftContentRange, 0);
+});
+
+Deno.test("storeRequests counts every store request", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "a" } });
+  const url = await resolve(emu, "a.txt");
+  await get(url);
+  await get(url, { method: "HEAD" });
+  await get(`${emu.storeOrigin}/nowhere`, { method: "POST", body: "x" });
+  assert.equal(emu.counters.storeRequests, 3);
+  assert.equal(emu.counters.storeGets, 1);
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import {
   IsADirectoryError,
   NotFoundError,
@@ -7,9 +7,54 @@ import {
   RepoHttpError,
   WorkerCrashedError,
 } from "../mod.ts";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { crashWorker } from "../src/pool.ts";
+import { downloadToFile } from "../src/file_download.ts";
+import type { RepoFile } from "../src/repo_fs.ts";
+import type { FileInfo } from "../src/types.ts";
 import { startEmulator } from "../emulator.ts";
 import { patterned } from "./support.ts";
+
+const PARTIAL = ".repo-fs-partial-";
+
+/** Counts the workers started until disposed. */
+function countWorkers(): { count: number } & Disposable {
+  const original = globalThis.Worker;
+  const counter = {
+    count: 0,
+    [Symbol.dispose]: () => void (globalThis.Worker = original),
+  };
+  globalThis.Worker = class extends original {
+    constructor(...args: ConstructorParameters<typeof Worker>) {
+      super(...args);
+      counter.count++;
+    }
+  };
+  return counter;
+}
+
+/** A temporary folder, removed on dispose. */
+async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir();
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
+  };
+}
+
+/** The names in `dir`, sorted. */
+async function namesIn(dir: string): Promise<string[]> {
+  const names = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names.sort();
+}
+
+/** Resolves once `check` is true, checking every 10 ms. */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!await check()) await new Promise((ok) => setTimeout(ok, 10));
+}
 
 function chunkFiles(count: number): Record<string, Uint8Array> {
   const files: Record<string, Uint8Array> = {};
@@ -180,4 +225,191 @@ Deno.test("downloadToFile: a worker writes, checks and renames; cancelling leave
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a worker module that cannot load is tried 3 times, then every call says why", async () => {
+  await using emu = await startEmulator({ files: { a: "1" } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using dir = await tempDir();
+  const modules = [
+    ["throws.ts", 'throw new Error("no worker today");', /no worker today/],
+    ["syntax.ts", "const x = ;", /SyntaxError/],
+  ] as const;
+  for (const [name, source, reason] of modules) {
+    const file = join(dir.path, name);
+    await Deno.writeTextFile(file, source);
+    using spawned = countWorkers();
+    const pool = new RepoFsPool(fs, {
+      workers: 1,
+      workerUrl: pathToFileURL(file),
+    });
+    const saysWhy = (error: Error) => {
+      ok(error instanceof WorkerCrashedError, String(error));
+      match(error.message, /could not start/);
+      match(error.message, reason);
+      return true;
+    };
+    await rejects(pool.catFile("a"), saysWhy);
+    await rejects(pool.catRanges([{ path: "a" }]), saysWhy);
+    equal(spawned.count, 3, `${name}: workers started`);
+    await pool.close();
+    await rejects(pool.catFile("a"), /closed/);
+  }
+});
+
+Deno.test("an aborted catFile rejects with the abort reason and the pool stays usable", async () => {
+  const big = patterned(64 * 1024, 3);
+  await using emu = await startEmulator({ files: { "big.bin": big, a: "1" } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 1 });
+  await pool.info("");
+  emu.faults.trickle = { bytes: 64, everyMs: 50 };
+  const controller = new AbortController();
+  const reason = new Error("the caller changed its mind");
+  const read = pool.catFile("big.bin", { signal: controller.signal });
+  await until(() => emu.counters.storeGets > 0);
+  controller.abort(reason);
+  await rejects(read, (error) => error === reason);
+  const ranges = pool.catRanges([{ path: "big.bin" }, { path: "a" }], {
+    signal: AbortSignal.abort(reason),
+  });
+  await rejects(ranges, (error) => error === reason);
+  emu.faults.trickle = null;
+  emu.resetCounters();
+  deepStrictEqual(
+    await pool.catFile("big.bin", { start: 5, end: 9 }),
+    big.slice(5, 9),
+  );
+  equal(emu.counters.storeGets, 1, "the pre-aborted reads sent nothing");
+});
+
+Deno.test("a worker that ignores a cancel is ended within the grace; the pool removes its temporary file", async () => {
+  await using emu = await startEmulator({ files: { "a.bin": "abc" } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using dir = await tempDir();
+  const stuck = join(dir.path, "stuck_worker.ts");
+  await Deno.writeTextFile(
+    stuck,
+    `self.onmessage = ({ data }) => {
+      if (data.type === "download") Deno.writeTextFileSync(data.temporary, "half");
+    };
+    self.postMessage({ type: "ready" });`,
+  );
+  const out = join(dir.path, "out");
+  await Deno.mkdir(out);
+  using spawned = countWorkers();
+  await using pool = new RepoFsPool(fs, {
+    workers: 1,
+    workerUrl: pathToFileURL(stuck),
+  });
+  const controller = new AbortController();
+  const reason = new Error("stop now");
+  const download = pool.downloadToFile("a.bin", join(out, "a.bin"), {
+    signal: controller.signal,
+  });
+  await until(async () => (await namesIn(out)).length > 0);
+  ok((await namesIn(out))[0].includes(PARTIAL));
+  controller.abort(reason);
+  await rejects(download, (error) => error === reason);
+  deepStrictEqual(await namesIn(out), [], "the temporary file is removed");
+  equal(spawned.count, 2, "the stuck worker was replaced");
+});
+
+/** A `RepoFile` that streams `content`, whatever the listing says. */
+function served(content: string): RepoFile {
+  const bytes = new TextEncoder().encode(content);
+  return {
+    path: "x",
+    size: bytes.byteLength,
+    read: () => Promise.resolve(bytes),
+    stream: () => ReadableStream.from([bytes]),
+  };
+}
+
+/** The MD5 of `text`, as listings give it. */
+function md5(text: string): string {
+  return createHash("md5").update(text).digest("hex");
+}
+
+Deno.test("downloadToFile keeps only what the listing vouches for; only a tabular file may be longer", async () => {
+  await using dir = await tempDir();
+  const table = "name\tvalue\na\t1\n";
+  const check = (content: string, listing: Partial<FileInfo>) =>
+    downloadToFile(served(content), {
+      name: "x",
+      type: "file",
+      size: new TextEncoder().encode(content).byteLength,
+      ...listing,
+    }, join(dir.path, "x"));
+  deepStrictEqual(await check("abc", { md5: md5("abc") }), {
+    bytes: 3,
+    verified: "md5",
+  });
+  deepStrictEqual(await check("abc", {}), { bytes: 3, verified: "size" });
+  deepStrictEqual(await check("abc", { size: null }), {
+    bytes: 3,
+    verified: "none",
+  });
+  await rejects(check("abc", { md5: "0".repeat(32) }), /MD5 mismatch/);
+  await rejects(
+    check("<html>login</html>", { size: 0, md5: md5("") }),
+    /long download: 18 bytes received, the listing says 0; not kept/,
+  );
+  await rejects(
+    check("abcdef", { size: 4 }),
+    /long download: 6 bytes received, the listing says 4/,
+  );
+  await rejects(check("ab", { size: 10 }), /short download: 2 of 10 listed/);
+  deepStrictEqual(
+    await check(table, { size: 4, md5: "1".repeat(32), tabular: true }),
+    { bytes: 15, verified: "none" },
+    "a tabular file's MD5 is of the original upload",
+  );
+  deepStrictEqual(
+    await check(table, { size: 4, md5: md5(table), tabular: true }),
+    { bytes: 15, verified: "md5" },
+  );
+  deepStrictEqual(await check(table, { size: 4, tabular: true }), {
+    bytes: 15,
+    verified: "none",
+  });
+  await rejects(
+    check(table, { size: 100, tabular: true }),
+    /short download: 15 of 100/,
+  );
+  deepStrictEqual(await namesIn(dir.path), ["x"], "no temporary file is left");
+  equal(await Deno.readTextFile(join(dir.path, "x")), table);
+});
+
+Deno.test("a login page served instead of a file is never kept", async () => {
+  await using emu = await startEmulator({
+    files: {
+      "empty.txt": "",
+      "ten.txt": "0123456789",
+      "table.tab": { content: "a\tb\n1\t2\n", listedSize: 4, tabular: true },
+    },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using dir = await tempDir();
+  const get = async (path: string) =>
+    downloadToFile(
+      await fs.open(path),
+      await fs.info(path),
+      join(dir.path, path),
+    );
+  for (const path of ["empty.txt", "ten.txt"]) {
+    emu.faults.portalPage = 1;
+    const result = await get(path).catch((error: Error) => error);
+    if (result instanceof Error) {
+      match(result.message, /\b18\b.*\blisting says\b/, path);
+    } else {
+      equal(path, "empty.txt", "only a 0-byte file can be read without a GET");
+      deepStrictEqual(result, { bytes: 0, verified: "md5" });
+      equal(emu.faults.portalPage, 1, "the page was never asked for");
+      await Deno.remove(join(dir.path, path));
+    }
+    deepStrictEqual(await namesIn(dir.path), [], `${path}: nothing kept`);
+  }
+  emu.faults.portalPage = 0;
+  deepStrictEqual(await get("table.tab"), { bytes: 8, verified: "md5" });
 });

@@ -9,6 +9,7 @@ const FILES = {
   "climate.zarr/t/0.1": patterned(300, 2),
   "notes/read me.txt": { content: "hello", contentType: "text/plain" },
   "nosize": { content: "abc", listedSize: null, md5: null },
+  "survey.tab": { content: "a\tb\n1\t2\n", listedSize: 4, tabular: true },
 };
 
 Deno.test("serialize() before the listing: options only", async () => {
@@ -60,6 +61,8 @@ Deno.test("a rebuilt instance needs no listing request and no HEAD for cached UR
       contentType: "text/plain",
       md5: "5d41402abc4b2a76b9719d911017c592",
     });
+    equal((await copy.info("survey.tab")).tabular, true, "tabular survives");
+    equal((await copy.info("nosize")).tabular, undefined);
     deepStrictEqual(await copy.info("nosize"), {
       name: "nosize",
       type: "file",
@@ -143,6 +146,7 @@ Deno.test("a malformed serialised form is a TypeError", () => {
       contentTypes: [],
       contentTypeIndex: [],
       md5s: [],
+      tabular: [],
     },
   };
   throws(() => RepoFs.fromSerialized(broken), /malformed listing/);

@@ -404,6 +404,7 @@ Deno.test("duplicates, file/directory clashes and traversal names leave the rest
       { directoryLabel: "../../etc", filename: "passwd", file: "hostile" },
       { directoryLabel: "ok", filename: "..", file: "hostile" },
       { directoryLabel: "/etc", filename: "shadow", file: "absolute" },
+      { directoryLabel: "d", filename: "", file: "nameless" },
       { filename: "fine.txt", file: "fine" },
     ],
   });
@@ -417,13 +418,19 @@ Deno.test("duplicates, file/directory clashes and traversal names leave the rest
     "../../etc/passwd",
     "/etc/shadow",
     "a/b",
+    "d/",
     "dup/x",
     "ok/..",
   ]);
   ok(
     rejected.find((r) => r.path === "/etc/shadow")!.reason.includes("absolute"),
   );
-  equal(logger.lines.filter((l) => l.level === "warn").length, 5);
+  equal(
+    rejected.find((r) => r.path === "d/")!.reason,
+    "the file name is empty",
+  );
+  equal(await fs.exists("d"), false, "an empty filename is not a file d");
+  equal(logger.lines.filter((l) => l.level === "warn").length, 6);
 });
 
 Deno.test("the version option reads the versions endpoint", async () => {

@@ -9,7 +9,7 @@ import {
   zarrStore,
 } from "../zarr.ts";
 import { ArrayPartReader, padSelection } from "../src/array_part.ts";
-import { splitSelection } from "../src/get_array.ts";
+import { type DecodingPool, splitSelection } from "../src/get_array.ts";
 import {
   type ArraySpec,
   buildZarrStore,
@@ -537,17 +537,58 @@ Deno.test("getArray on a pool of 2 reads 8 parts and joins them; a corrupt chunk
   );
 
   emu.resetCounters();
-  await rejects(getArray(pool, "broken.zarr", "values"), (e: Error) => {
+  const watched = watchParts(pool);
+  await rejects(getArray(watched.pool, "broken.zarr", "values"), (e: Error) => {
     equal(e.name, "CodecPipelineError");
     match(e.message, /decode chunk via codec "(numcodecs\.)?gzip"/);
     match(String((e.cause as Error)?.message), /end of file|header check/);
     return true;
   });
+  const { started, startedAfterFailure } = watched.parts;
+  equal(startedAfterFailure, 0, "parts kept starting after the failure");
   ok(
-    emu.counters.storeGets <= 4 * 10 + 2,
-    `${emu.counters.storeGets} store GETs: parts kept starting after the failure`,
+    started <= pool.size * 2,
+    `${started} parts started: more than the first ones read at once, which all fail`,
+  );
+  // Each started part reads its 10 chunks at most; the metadata is read once
+  // by this thread (through the pool) and once by each worker.
+  const bound = 10 * started + 1 + pool.size;
+  ok(
+    emu.counters.storeGets <= bound,
+    `${emu.counters.storeGets} store GETs for ${started} parts (at most ${bound})`,
   );
 });
+
+/**
+ * `pool` as getArray sees it, counting the parts it is asked to read
+ * while the read is still on (its signal not aborted), and those of them
+ * asked for after a part had failed.
+ */
+function watchParts(pool: RepoFsPool): {
+  pool: DecodingPool;
+  parts: { started: number; startedAfterFailure: number };
+} {
+  const parts = { started: 0, startedAfterFailure: 0 };
+  let failed = false;
+  return {
+    parts,
+    pool: {
+      size: pool.size,
+      catFile: (path, options) => pool.catFile(path, options),
+      info: (path) => pool.info(path),
+      exists: (path) => pool.exists(path),
+      readArrayParts(requests, options) {
+        if (!options?.signal?.aborted) {
+          parts.started += requests.length;
+          if (failed) parts.startedAfterFailure += requests.length;
+        }
+        const read = pool.readArrayParts(requests, options);
+        read.catch(() => failed = true);
+        return read;
+      },
+    },
+  };
+}
 
 Deno.test("getArray stops when its signal aborts, on a RepoFs and on a pool", async () => {
   await using emu = await startEmulator({

@@ -2,7 +2,8 @@
  * A worker of a `RepoFsPool`: it holds a `RepoFs` rebuilt from the main
  * thread's serialised form, reads bytes and array parts, and asks the main
  * thread for content URLs so the pool keeps one HEAD budget and one URL per
- * file.
+ * file. It says `ready` once its module has loaded, so that the pool can
+ * tell a worker that cannot start from one that crashed.
  *
  * @module
  */
@@ -87,7 +88,7 @@ async function cancellable<T>(
 }
 
 function download(
-  { job, path, target }: Extract<ToWorker, { type: "download" }>,
+  { job, path, target, temporary }: Extract<ToWorker, { type: "download" }>,
 ): Promise<FromWorker> {
   let unreported = 0;
   const report = () => {
@@ -98,6 +99,7 @@ function download(
     const file = await fs!.info(path);
     const result = await downloadToFile(await fs!.open(path), file, target, {
       signal,
+      temporary,
       onBytes: (bytes) => {
         unreported += bytes;
         if (unreported >= PROGRESS_STEP) report();
@@ -141,11 +143,19 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       return;
     }
     case "cat":
-      return void run(message.job, async () => ({
-        type: "bytes",
-        job: message.job,
-        bytes: await fs!.catFile(message.path, message),
-      }));
+      return void run(
+        message.job,
+        () =>
+          cancellable(message.job, async (signal) => ({
+            type: "bytes",
+            job: message.job,
+            bytes: await fs!.catFile(message.path, {
+              start: message.start,
+              end: message.end,
+              signal,
+            }),
+          })),
+      );
     case "array":
       return void run(
         message.job,
@@ -170,3 +180,5 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
       });
   }
 };
+
+post({ type: "ready" });

@@ -6,11 +6,12 @@
 
 import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
+import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 /**
  * `cat PATH [--start N] [--end N]`: a whole file is streamed one network
- * chunk at a time through `open(path).stream()`; a range is read with
- * `catFile` (end exclusive, negatives from the end).
+ * chunk at a time; a range (end exclusive, negatives from the end) is read
+ * at once. SIGINT or SIGTERM stops the read: exit status 130.
  *
  * @example
  * ```ts ignore
@@ -21,12 +22,21 @@ export async function cat(context: Context): Promise<number> {
   const start = integerOption(context.line, "start");
   const end = integerOption(context.line, "end");
   const fs = await context.dataset();
-  const path = context.arg(0)!;
-  if (start === undefined && end === undefined) {
-    const file = await fs.open(path);
-    for await (const chunk of file.stream()) await context.out.bytes(chunk);
-  } else {
-    await context.out.bytes(await fs.catFile(path, { start, end }));
+  const file = await fs.open(context.arg(0)!);
+  using stop = stopSignal();
+  const { signal } = stop;
+  try {
+    if (start === undefined && end === undefined) {
+      for await (const chunk of file.stream({ signal })) {
+        await context.out.bytes(chunk);
+      }
+    } else {
+      await context.out.bytes(await file.read(start, end, { signal }));
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    context.out.error("interrupted");
+    return INTERRUPTED;
   }
   return 0;
 }

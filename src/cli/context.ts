@@ -1,7 +1,7 @@
 /**
  * What every command gets: the parsed command line, the output, and the
  * dataset built from the global options (host, pid, token, version, HEAD
- * limit, logger).
+ * limit, request timeout, logger).
  *
  * @module
  */
@@ -72,6 +72,14 @@ export class Context {
   }
 
   /**
+   * `--timeout-ms`: how long a request may go without progress.
+   * @throws {UsageError} when it is not an integer >= 1
+   */
+  timeoutMs(): number | undefined {
+    return integerOption(this.line, "timeout-ms", { min: 1 });
+  }
+
+  /**
    * The API token: the contents of `--token-file` without its trailing
    * newline, else `REPO_API_TOKEN`, else none. The token is hidden from
    * every later stderr line.
@@ -101,6 +109,8 @@ export class Context {
     const headConcurrency = integerOption(this.line, "head-concurrency", {
       min: 1,
     });
+    const timeoutMs = this.timeoutMs();
+    const retries = integerOption(this.line, "retries", { min: 0 });
     const version = stringOption(this.line, "dataset-version");
     const token = await this.token();
     try {
@@ -109,6 +119,8 @@ export class Context {
         pid,
         token,
         ...(headConcurrency === undefined ? {} : { headConcurrency }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(retries === undefined ? {} : { retry: { retries } }),
         ...(version === undefined ? {} : { version }),
         ...(this.verbose ? { logger: this.out.logger() } : {}),
       });

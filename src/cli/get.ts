@@ -17,11 +17,9 @@ import { displayPath, quotePath } from "./io.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
-import { onStopSignal } from "./signals.ts";
+import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;
-/** Exit status of a run stopped by Ctrl-C, as shells report it. */
-const INTERRUPTED = 130;
 
 /**
  * One file that did not arrive, in the summary.
@@ -45,7 +43,8 @@ export interface Failure {
  * `get PATTERN... --out DIR [--parallel N] [--resume] [--dry-run]`.
  * Exit status 0 when every selected file arrived (or was already there),
  * 1 when any failed, was refused, or a pattern matched nothing, 130 when
- * interrupted.
+ * interrupted by SIGINT or SIGTERM: the downloads in flight are stopped,
+ * their temporary files removed, and one line says how far it got.
  *
  * @example
  * ```ts ignore
@@ -100,19 +99,19 @@ export async function get(context: Context): Promise<number> {
       fail,
     });
     const seconds = (performance.now() - started) / 1000;
-    await printSummary(context, {
-      out: context.json ? root.path : outDir!,
-      selected,
-      outcomes,
-      failures,
-      seconds,
-      interrupted,
-      unmatched: selection.unmatched,
-    });
+    if (!interrupted || context.json) {
+      await printSummary(context, {
+        out: context.json ? root.path : outDir!,
+        selected,
+        outcomes,
+        failures,
+        seconds,
+        interrupted,
+        unmatched: selection.unmatched,
+      });
+    }
     if (interrupted) {
-      out.error(
-        "interrupted: files not finished were removed; run again with --resume",
-      );
+      out.error(interruptedLine(outcomes, selected));
       return INTERRUPTED;
     }
   }
@@ -138,8 +137,7 @@ async function download(
     job.files.length,
     total,
   );
-  const controller = new AbortController();
-  const dispose = onStopSignal(() => controller.abort());
+  using stop = stopSignal();
   const workers = Math.max(
     1,
     Math.min(job.parallel, job.files.length, navigator.hardwareConcurrency),
@@ -149,7 +147,7 @@ async function download(
     const outcomes = await downloadAll(pool, job.root, job.files, {
       parallel: job.parallel,
       resume: line.values.resume === true,
-      signal: controller.signal,
+      signal: stop.signal,
       onBytes: (bytes) => progress.add(bytes),
       onOutcome: (outcome) => {
         progress.fileDone(outcome.status === "skipped" ? outcome.bytes : 0);
@@ -161,11 +159,21 @@ async function download(
         }
       },
     });
-    return { outcomes, interrupted: controller.signal.aborted };
+    return { outcomes, interrupted: stop.signal.aborted };
   } finally {
-    dispose();
     progress.finish();
   }
+}
+
+/** The one line an interrupted run ends with. */
+function interruptedLine(outcomes: Outcome[], selected: number): string {
+  const downloaded = outcomes.filter((o) => o.status === "downloaded").length;
+  const skipped = outcomes.filter((o) => o.status === "skipped").length;
+  return [
+    `interrupted: ${downloaded} of ${selected} files downloaded`,
+    skipped > 0 ? ` (${skipped} already complete)` : "",
+    "; files not finished were removed; run again with --resume",
+  ].join("");
 }
 
 /** `--dry-run`'s output: the files that would be fetched and their total. */
@@ -251,7 +259,7 @@ async function printSummary(
       failures.length > 0 ? `; ${failures.length} failed` : "",
       refused > 0 ? ` (${refused} refused as unsafe)` : "",
       unverified > 0
-        ? `; ${unverified} not verifiable (no MD5, or more bytes served than listed)`
+        ? `; ${unverified} not verifiable (no size or MD5 listed, or an ingested tabular file)`
         : "",
     ].join(""),
   );

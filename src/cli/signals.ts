@@ -1,9 +1,21 @@
 /**
  * Stop signals: Ctrl-C (SIGINT) everywhere, and SIGTERM where the system has
- * it, so that `get` can clean up and `emulate` can close its servers.
+ * it, so that `get` and `cat` can stop cleanly and `emulate` can close its
+ * servers.
  *
  * @module
  */
+
+/**
+ * Exit status of a run stopped by a stop signal, as shells report Ctrl-C.
+ *
+ * @example
+ * ```ts
+ * import { INTERRUPTED } from "./signals.ts";
+ * console.log(INTERRUPTED); // 130
+ * ```
+ */
+export const INTERRUPTED = 130;
 
 /**
  * Calls `handler` on SIGINT or SIGTERM until the returned function is
@@ -25,4 +37,22 @@ export function onStopSignal(handler: () => void): () => void {
   return () => {
     for (const signal of signals) Deno.removeSignalListener(signal, handler);
   };
+}
+
+/**
+ * An `AbortSignal` that SIGINT or SIGTERM aborts, until disposed.
+ *
+ * @example
+ * ```ts
+ * import { stopSignal } from "./signals.ts";
+ * using stop = stopSignal();
+ * console.log(stop.signal.aborted); // false until Ctrl-C
+ * ```
+ */
+export function stopSignal(): { signal: AbortSignal } & Disposable {
+  const controller = new AbortController();
+  const dispose = onStopSignal(() =>
+    controller.abort(new DOMException("Stopped by a signal", "AbortError"))
+  );
+  return { signal: controller.signal, [Symbol.dispose]: dispose };
 }

@@ -87,6 +87,20 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     integer: true,
     description: "most simultaneous HEAD requests (default 3)",
   },
+  "timeout-ms": {
+    type: "string",
+    value: "N",
+    integer: true,
+    description:
+      "give up on a request after N ms without progress (default 60000)",
+  },
+  retries: {
+    type: "string",
+    value: "N",
+    integer: true,
+    description:
+      "attempts after the first for 429, 5xx and dropped or stalled connections (default 5)",
+  },
   "dataset-version": {
     type: "string",
     value: "V",
@@ -206,7 +220,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       "(.., absolute, backslash, control characters, drive letters, symlinks) are",
       "refused and reported; the rest of the download goes on. A progress bar is",
       "shown on stderr when it is a terminal (not with --json).",
-      "Exit 0 when every file arrived, 1 when any failed or was refused.",
+      "Exit 0 when every file arrived, 1 when any failed or was refused, 130 when",
+      "stopped by Ctrl-C or SIGTERM: files not finished are removed; --resume goes on.",
     ].join("\n"),
     options: {
       out: {
@@ -314,7 +329,8 @@ export function helpText(command?: CommandSpec): string {
     ...own,
     "",
     "Global options: --host H --pid P --token-file F --head-concurrency N",
-    "  --dataset-version V --json --verbose (see repo-fs --help)",
+    "  --timeout-ms N --retries N --dataset-version V --json --verbose",
+    "  (see repo-fs --help)",
     "",
   ].join("\n");
 }

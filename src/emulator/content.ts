@@ -6,6 +6,7 @@
  */
 
 import { type EmulatorFaults, takeCountdown } from "./faults.ts";
+import { goneSignal, sleep, untilAborted } from "./waits.ts";
 
 /** An inclusive byte range. */
 interface ByteRange {
@@ -42,7 +43,8 @@ function parseRange(
 
 /**
  * The answer to a GET or HEAD for file bytes, with the body faults applied,
- * and how many body bytes it sends.
+ * and how many body bytes it sends. Waits for `stall` and `trickle` end when
+ * the client goes away or `closed` aborts.
  *
  * @example
  * ```ts
@@ -60,7 +62,10 @@ export function contentReply(
   bytes: Uint8Array<ArrayBuffer>,
   contentType: string,
   faults: EmulatorFaults,
+  closed: AbortSignal = new AbortController().signal,
 ): { response: Response; sent: number } {
+  const isGet = request.method !== "HEAD";
+  if (isGet && takeCountdown(faults, "portalPage")) return portalPage();
   const total = bytes.length;
   const range = faults.ignoreRange
     ? null
@@ -82,49 +87,84 @@ export function contentReply(
     "accept-ranges": "bytes",
   });
   if (range) {
-    headers.set("content-range", `bytes ${range.start}-${range.end}/${total}`);
+    const shift = isGet && takeCountdown(faults, "shiftContentRange") ? 1 : 0;
+    headers.set(
+      "content-range",
+      `bytes ${range.start + shift}-${range.end + shift}/${total}`,
+    );
   }
   const status = range ? 206 : 200;
   const body = range ? bytes.subarray(range.start, range.end + 1) : bytes;
   headers.set("content-length", String(body.length));
-  if (request.method === "HEAD") {
+  if (!isGet) {
     return { response: new Response(null, { status, headers }), sent: 0 };
   }
-  if (takeCountdown(faults, "drop")) return cutShort(body, 0, status, headers);
-  if (takeCountdown(faults, "truncate")) {
-    return cutShort(body, Math.floor(body.length / 2), status, headers);
+  const half = Math.floor(body.length / 2);
+  let keep = body.length;
+  let stall = false;
+  if (takeCountdown(faults, "drop")) keep = 0;
+  else if (takeCountdown(faults, "truncate")) keep = half;
+  else if ((stall = takeCountdown(faults, "stall"))) keep = half;
+  else if (range && takeCountdown(faults, "shortBody")) {
+    keep = half;
+    headers.set("content-length", String(half));
   }
-  if (range && takeCountdown(faults, "shortBody")) {
-    const short = body.subarray(0, Math.floor(body.length / 2));
-    headers.set("content-length", String(short.length));
-    return {
-      response: new Response(short, { status, headers }),
-      sent: short.length,
-    };
-  }
+  const piece = body.subarray(0, keep);
+  const paced = keep < body.length || stall || faults.trickle !== null;
   return {
-    response: new Response(body, { status, headers }),
-    sent: body.length,
+    response: new Response(
+      paced
+        ? pacedBody(piece, stall, faults, () => goneSignal(request, closed))
+        : piece,
+      { status, headers },
+    ),
+    sent: keep,
+  };
+}
+
+/** What a captive portal or proxy sends instead of the file. */
+function portalPage(): { response: Response; sent: number } {
+  const page = new TextEncoder().encode("<html>login</html>");
+  return {
+    response: new Response(page, {
+      headers: { "content-type": "text/html" },
+    }),
+    sent: page.length,
   };
 }
 
 /**
- * Sends `keep` bytes of a body whose `Content-Length` promises all of it.
- * Ending the stream early makes the server drop the connection, which the
- * client sees as an error while reading the body; an erroring stream would
- * do the same but print a stack trace on the server.
+ * Streams `piece`, in `faults.trickle` steps while that is set, then ends,
+ * or with `stall` waits until the client goes away or the emulator closes
+ * before ending. A body that ends short of its `Content-Length` makes the
+ * server drop the connection, which the client sees as an error while
+ * reading the body; an erroring stream would do the same but print a stack
+ * trace on the server. The chunks are copies, as the server may detach them.
  */
-function cutShort(
-  body: Uint8Array<ArrayBuffer>,
-  keep: number,
-  status: number,
-  headers: Headers,
-): { response: Response; sent: number } {
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (keep > 0) controller.enqueue(body.slice(0, keep));
-      controller.close();
+function pacedBody(
+  piece: Uint8Array<ArrayBuffer>,
+  stall: boolean,
+  faults: EmulatorFaults,
+  goneOf: () => AbortSignal,
+): ReadableStream<Uint8Array> {
+  const cancelled = new AbortController();
+  let gone: AbortSignal | undefined;
+  const until = () => gone ??= AbortSignal.any([goneOf(), cancelled.signal]);
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const pace = faults.trickle;
+      const rest = piece.length - offset;
+      if (rest > 0 && offset > 0 && pace) await sleep(pace.everyMs, until());
+      if (rest === 0 && stall) await untilAborted(until());
+      if (cancelled.signal.aborted) return;
+      if (rest === 0 || gone?.aborted) return controller.close();
+      const step = pace ? Math.max(1, Math.floor(pace.bytes)) : rest;
+      controller.enqueue(piece.slice(offset, offset + step));
+      offset = Math.min(piece.length, offset + step);
     },
-  });
-  return { response: new Response(stream, { status, headers }), sent: keep };
+    cancel() {
+      cancelled.abort();
+    },
+  }, { highWaterMark: 0 });
 }

@@ -33,6 +33,11 @@ export interface EmulatorContext {
   token?: string;
   /** `http://<host>:<port>` of the object store. */
   storeOrigin: string;
-  /** Waits out the configured latency; settles at once when the emulator closes. */
-  delay(): Promise<void>;
+  /** Aborts when the emulator closes. */
+  closed: AbortSignal;
+  /**
+   * Waits `ms` milliseconds before answering `request`, cut short when its
+   * client goes away or the emulator closes; true when the client went away.
+   */
+  pause(request: Request, ms: number): Promise<boolean>;
 }

@@ -21,12 +21,17 @@ export interface EmulatorCounters {
   collectionCalls: number;
   /** HEAD requests on the access endpoint. */
   heads: number;
-  /** HEADs on the access endpoint being handled right now (latency wait included). */
+  /**
+   * HEADs on the access endpoint being handled right now (latency and head
+   * delay included; a HEAD whose client went away no longer counts).
+   */
   concurrentHeads: number;
   /** The most `concurrentHeads` seen since start or the last reset. */
   peakConcurrentHeads: number;
   /** GET requests on the access endpoint. */
   accessGets: number;
+  /** Requests to the object store, any method. */
+  storeRequests: number;
   /** GET requests to the object store. */
   storeGets: number;
   /** Store GETs being handled right now (latency wait included). */
@@ -60,6 +65,7 @@ export function createCounters(): EmulatorCounters {
     concurrentHeads: 0,
     peakConcurrentHeads: 0,
     accessGets: 0,
+    storeRequests: 0,
     storeGets: 0,
     concurrentStoreGets: 0,
     peakConcurrentStoreGets: 0,

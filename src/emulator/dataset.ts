@@ -157,6 +157,9 @@ export function buildDataset(
             : spec.md5,
           restricted: stored.restricted,
           storageIdentifier: `s3://${BUCKET}:${storageKey}`,
+          original: spec.tabular
+            ? { fileName: csvName(entry.filename), size: bytes.length }
+            : undefined,
         },
         versionId,
         facts.createdAt,
@@ -213,6 +216,12 @@ export function findVersion(
   if (name === undefined) return dataset.main;
   return dataset.named.get(name) ??
     (MAIN_VERSION_NAMES.has(name) ? dataset.main : undefined);
+}
+
+function csvName(filename: string): string {
+  return filename.endsWith(".tab")
+    ? `${filename.slice(0, -4)}.csv`
+    : `${filename}.csv`;
 }
 
 function okJson(data: unknown): Uint8Array<ArrayBuffer> {

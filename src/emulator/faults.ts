@@ -30,6 +30,11 @@ export interface FailureRule {
   retryAfter?: string;
   /** Only requests whose URL path includes this. */
   pathIncludes?: string;
+  /**
+   * When true the answer's message is `Bad API key <key>`, quoting the
+   * `X-Repo-key` the request carried, as some installations do.
+   */
+  echoToken?: boolean;
 }
 
 /**
@@ -49,14 +54,35 @@ export interface FailureRule {
  *   drop: 0,
  *   shortBody: 0,
  *   malformedJson: 0,
+ *   location: undefined,
+ *   redirectStatus: 307,
+ *   portalPage: 0,
+ *   stall: 0,
+ *   trickle: { bytes: 64, everyMs: 10 },
+ *   headDelayMs: 0,
+ *   shiftContentRange: 0,
  * };
  * ```
  */
 export interface EmulatorFaults {
-  /** Delay in milliseconds before answering any request on either origin. */
+  /**
+   * Delay in milliseconds before answering any request on either origin.
+   * Like every wait of the emulator it ends when the client goes away or the
+   * emulator closes.
+   */
   latencyMs: number;
-  /** True: the access endpoint answers 303 to the store. False: it serves the bytes itself. */
+  /** True: the access endpoint redirects to the store. False: it serves the bytes itself. */
   redirect: boolean;
+  /** The status the access endpoint redirects with, such as 301, 302, 303, 307 or 308. */
+  redirectStatus: number;
+  /**
+   * `undefined`: redirects point to a signed store URL. A string: every
+   * redirect carries it verbatim as `Location`, however malformed. `null`:
+   * redirects carry no `Location` at all.
+   */
+  location: string | null | undefined;
+  /** Extra delay in milliseconds before a HEAD on the access endpoint is answered, after `latencyMs`. */
+  headDelayMs: number;
   /** Content answers 200 with the full body even when a Range was asked. */
   ignoreRange: boolean;
   /** When above 0, a 206 answer carries at most this many bytes, as some servers cap ranges. */
@@ -71,6 +97,28 @@ export interface EmulatorFaults {
   shortBody: number;
   /** The next n JSON answers are not valid JSON (status 200). */
   malformedJson: number;
+  /**
+   * The next n content answers to GETs are a login page instead of the file:
+   * 200, `text/html`, `<html>login</html>`, whatever range was asked.
+   */
+  portalPage: number;
+  /**
+   * The next n content answers send their headers and about half the body,
+   * then nothing more, keeping the connection open until the client goes
+   * away or the emulator closes.
+   */
+  stall: number;
+  /**
+   * While set, content bodies are sent `bytes` bytes at a time, `everyMs`
+   * milliseconds apart, until done, the client goes away or the emulator
+   * closes.
+   */
+  trickle: { bytes: number; everyMs: number } | null;
+  /**
+   * The next n 206 answers to GETs carry a `Content-Range` shifted up by one
+   * byte (same length and total, same body).
+   */
+  shiftContentRange: number;
 }
 
 /**
@@ -86,7 +134,10 @@ export type CountdownFault =
   | "truncate"
   | "drop"
   | "shortBody"
-  | "malformedJson";
+  | "malformedJson"
+  | "portalPage"
+  | "stall"
+  | "shiftContentRange";
 
 /**
  * The knobs with their defaults, overridden by `initial`. The failure rules
@@ -105,12 +156,19 @@ export function createFaults(
   return {
     latencyMs: 0,
     redirect: true,
+    redirectStatus: 303,
+    location: undefined,
+    headDelayMs: 0,
     ignoreRange: false,
     rangeCap: 0,
     truncate: 0,
     drop: 0,
     shortBody: 0,
     malformedJson: 0,
+    portalPage: 0,
+    stall: 0,
+    trickle: null,
+    shiftContentRange: 0,
     ...initial,
     failures: (initial.failures ?? []).map((rule) => ({ ...rule })),
   };

@@ -174,6 +174,8 @@ export interface FileFacts {
   restricted: boolean;
   /** `s3://<bucket>:<key>`. */
   storageIdentifier: string;
+  /** For an ingested tabular file, the uploaded CSV it was made from. */
+  original?: { fileName: string; size: number };
 }
 
 /**
@@ -187,6 +189,13 @@ export interface FileFacts {
  *   md5: null, restricted: false, storageIdentifier: "s3://bucket:18c0-7",
  * }, 1, new Date());
  * "directoryLabel" in entry; // false
+ * const table = fileEntry({
+ *   id: 8, filename: "t.tab", contentType: "text/tab-separated-values",
+ *   listedSize: 4, md5: null, restricted: false,
+ *   storageIdentifier: "s3://bucket:18c0-8",
+ *   original: { fileName: "t.csv", size: 9 },
+ * }, 1, new Date());
+ * (table.dataFile as { tabularData: boolean }).tabularData; // true
  * ```
  */
 export function fileEntry(
@@ -209,10 +218,17 @@ export function fileEntry(
       contentType: file.contentType,
       ...(file.listedSize === null ? {} : { filesize: file.listedSize }),
       storageIdentifier: file.storageIdentifier,
+      ...(file.original === undefined ? {} : {
+        originalFileFormat: "text/csv",
+        originalFormatLabel: "Comma Separated Values",
+        originalFileSize: file.original.size,
+        originalFileName: file.original.fileName,
+      }),
       rootDataFileId: -1,
       ...(file.md5 === null
         ? {}
         : { md5: file.md5, checksum: { type: "MD5", value: file.md5 } }),
+      ...(file.original === undefined ? {} : { tabularData: true }),
       creationDate: createdAt.toISOString().slice(0, 10),
     },
   };

@@ -17,6 +17,7 @@ import type { EmulatorFaults } from "./faults.ts";
  *   content: "name\tvalue\na\t1\n",
  *   listedSize: 4,
  *   contentType: "text/tab-separated-values",
+ *   tabular: true,
  * };
  * ```
  */
@@ -31,6 +32,13 @@ export interface EmulatorFileSpec {
   contentType?: string;
   /** When true the access endpoint answers 403 with the repository's message. */
   restricted?: boolean;
+  /**
+   * An ingested tabular file: the listing's `dataFile` gets `tabularData`
+   * and the original CSV's `originalFileFormat`, `originalFormatLabel`,
+   * `originalFileName` (`.tab` made `.csv`, else `.csv` appended) and
+   * `originalFileSize` (the content length).
+   */
+  tabular?: boolean;
 }
 
 /**

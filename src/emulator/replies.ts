@@ -72,7 +72,9 @@ export function xmlError(
   headers: Record<string, string> = {},
 ): Response {
   const body = `<?xml version="1.0" encoding="UTF-8"?>` +
-    `<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+    `<Error><Code>${code}</Code><Message>${
+      escapeXml(message)
+    }</Message></Error>`;
   return new Response(body, {
     status,
     headers: { ...headers, "content-type": "application/xml" },
@@ -81,6 +83,7 @@ export function xmlError(
 
 /**
  * The answer of a failure rule, in the format of the origin it fires on.
+ * `key` is the `X-Repo-key` the request carried, quoted by `echoToken` rules.
  *
  * @example
  * ```ts
@@ -88,18 +91,47 @@ export function xmlError(
  * const response = failureReply({ target: "store", status: 503, count: 1, retryAfter: "2" }, "store");
  * response.headers.get("retry-after"); // "2"
  * await response.body?.cancel();
+ * const echoed = failureReply({ target: "repo", status: 401, count: 1, echoToken: true }, "repo", "k-1");
+ * (await echoed.json()).message; // "Bad API key k-1"
  * ```
  */
 export function failureReply(
   rule: FailureRule,
   origin: "repo" | "store",
+  key: string | null = null,
 ): Response {
-  const [code, message] = FAILURE_TEXT[rule.status] ??
+  const [code, standard] = FAILURE_TEXT[rule.status] ??
     ["InternalError", `Injected failure ${rule.status}.`];
+  const message = rule.echoToken
+    ? (key === null ? "Bad API key" : `Bad API key ${key}`)
+    : standard;
   const headers: Record<string, string> = rule.retryAfter === undefined
     ? {}
     : { "retry-after": rule.retryAfter };
   return origin === "repo"
     ? envelopeError(rule.status, message, headers)
     : xmlError(rule.status, code, message, headers);
+}
+
+/**
+ * An answer nobody reads: its client went away while the request waited.
+ *
+ * @example
+ * ```ts
+ * import { clientGone } from "./replies.ts";
+ * clientGone().status; // 499
+ * ```
+ */
+export function clientGone(): Response {
+  return new Response(null, { status: 499 });
+}
+
+const XML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+};
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>]/g, (char) => XML_ESCAPES[char]);
 }

@@ -8,9 +8,14 @@
 import { contentReply } from "./content.ts";
 import type { EmulatorContext } from "./context.ts";
 import { enterInFlight } from "./counters.ts";
-import { findVersion } from "./dataset.ts";
+import { findVersion, type StoredFile } from "./dataset.ts";
 import { type FailureRule, takeCountdown, takeFailure } from "./faults.ts";
-import { envelopeError, failureReply, jsonReply } from "./replies.ts";
+import {
+  clientGone,
+  envelopeError,
+  failureReply,
+  jsonReply,
+} from "./replies.ts";
 
 type Route =
   | { kind: "collection"; alias: string }
@@ -53,11 +58,14 @@ export function repositoryHandler(
       targets.push("content");
     }
     try {
-      await context.delay();
+      const left = await context.pause(request, faults.latencyMs) ||
+        (leaveHead !== undefined &&
+          await context.pause(request, faults.headDelayMs));
+      if (left) return clientGone();
       const rule = takeFailure(faults, targets, url.pathname);
       if (rule) {
         counters.failuresInjected++;
-        return failureReply(rule, "repo");
+        return failureReply(rule, "repo", request.headers.get("x-repo-key"));
       }
       if (
         context.token !== undefined &&
@@ -150,19 +158,34 @@ function access(
       "Not authorized to access this object via this API endpoint.",
     );
   }
-  if (context.faults.redirect) {
-    const location = context.storeOrigin + file.storagePath +
-      context.signer.sign(file.storagePath);
-    return new Response(null, { status: 303, headers: { location } });
-  }
+  if (context.faults.redirect) return redirectToStore(context, file);
   const { response, sent } = contentReply(
     request,
     file.bytes,
     file.contentType,
     context.faults,
+    context.closed,
   );
   context.counters.accessBytes += sent;
   return response;
+}
+
+function redirectToStore(
+  context: EmulatorContext,
+  file: StoredFile,
+): Response {
+  const { location, redirectStatus } = context.faults;
+  const headers = new Headers();
+  if (location === undefined) {
+    headers.set(
+      "location",
+      context.storeOrigin + file.storagePath +
+        context.signer.sign(file.storagePath),
+    );
+  } else if (location !== null) {
+    headers.set("location", location);
+  }
+  return new Response(null, { status: redirectStatus, headers });
 }
 
 function json(

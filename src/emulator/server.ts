@@ -18,6 +18,7 @@ import { repositoryHandler } from "./repository.ts";
 import { UrlSigner } from "./signing.ts";
 import { collectSources } from "./sources.ts";
 import { storeHandler } from "./store.ts";
+import { goneSignal, sleep } from "./waits.ts";
 
 /**
  * A running emulator. Close it with `await using` or {@linkcode Emulator.close}.
@@ -86,8 +87,10 @@ export interface Emulator extends AsyncDisposable {
    */
   fileId(path: string, version?: string): number;
   /**
-   * Shuts both servers down once in-flight requests are answered; latency
-   * waits end at once. Calling it again returns the same promise.
+   * Shuts both servers down once in-flight requests are answered; every
+   * wait (latency, head delay, stalled and trickled bodies) ends at once,
+   * a stalled or trickled body by dropping its connection. Calling it again
+   * returns the same promise.
    *
    * @example
    * ```ts
@@ -133,7 +136,8 @@ export async function startEmulator(
     signer: new UrlSigner(options.urlLifetimeSeconds ?? 3600),
     token: options.token,
     storeOrigin: "",
-    delay: () => sleep(context.faults.latencyMs, lifecycle.signal),
+    closed: lifecycle.signal,
+    pause: (request, ms) => pause(request, ms, lifecycle.signal),
   };
   const store = Deno.serve(
     { hostname, port: options.storePort ?? 0, onListen() {} },
@@ -190,15 +194,13 @@ function originOf(addr: Deno.NetAddr): string {
   return `http://${host}:${addr.port}`;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-  });
+/** Reads `request.signal` only when there is a wait, see {@linkcode goneSignal}. */
+async function pause(
+  request: Request,
+  ms: number,
+  closed: AbortSignal,
+): Promise<boolean> {
+  if (ms <= 0) return false;
+  await sleep(ms, goneSignal(request, closed));
+  return request.signal.aborted;
 }

@@ -8,7 +8,7 @@
 import { contentReply } from "./content.ts";
 import type { EmulatorContext } from "./context.ts";
 import { type FailureRule, takeFailure } from "./faults.ts";
-import { failureReply, xmlError } from "./replies.ts";
+import { clientGone, failureReply, xmlError } from "./replies.ts";
 import { enterInFlight } from "./counters.ts";
 
 /**
@@ -33,6 +33,7 @@ export function storeHandler(
     const targets: FailureRule["target"][] = isGet
       ? ["store", "content"]
       : ["store"];
+    counters.storeRequests++;
     if (request.headers.has("x-repo-key")) counters.storeRequestsWithToken++;
     const leave = isGet ? enterInFlight(counters, "storeGet") : undefined;
     try {
@@ -48,11 +49,11 @@ export function storeHandler(
     isGet: boolean,
     targets: FailureRule["target"][],
   ): Promise<Response> {
-    await context.delay();
+    if (await context.pause(request, faults.latencyMs)) return clientGone();
     const rule = takeFailure(faults, targets, url.pathname);
     if (rule) {
       counters.failuresInjected++;
-      return failureReply(rule, "store");
+      return failureReply(rule, "store", request.headers.get("x-repo-key"));
     }
     const verdict = isGet ? context.signer.verify(url) : "invalid";
     if (verdict === "invalid") {
@@ -74,6 +75,7 @@ export function storeHandler(
       file.bytes,
       file.contentType,
       faults,
+      context.closed,
     );
     counters.storeBytes += sent;
     return response;

@@ -1,0 +1,295 @@
+/**
+ * The one read primitive: a cursor over the bytes `start`..`end` of a file
+ * that hands them out one network chunk at a time. It opens requests
+ * through {@linkcode classifyAnswer}, keeps one idle deadline per request,
+ * resumes from the next byte after a dropped, stalled or capped body, lets
+ * {@linkcode retrying} decide what is worth another attempt, and resolves
+ * a refused URL afresh once per stretch without progress.
+ *
+ * @module
+ */
+
+import {
+  type Asked,
+  classifyAnswer,
+  type ContentFile,
+  expectTotal,
+  rangeFor,
+  StaleUrlError,
+} from "./content_answer.ts";
+import type { ResolvedUrl, UrlResolver } from "./download_urls.ts";
+import { RepoConnectionError, RepoProtocolError } from "./errors.ts";
+import { contentUrlProblem, repositoryHeaders } from "./repo_api.ts";
+import { Deadline, type Transport } from "./request.ts";
+import { retrying, type RetryPolicy } from "./retry.ts";
+
+/**
+ * What every cursor of one `RepoFs` shares.
+ *
+ * @example
+ * ```ts ignore
+ * import type { CursorContext } from "./body_cursor.ts";
+ * const context: CursorContext = { urls, transport, retry, repository: "https://repo.example.org/api", learnTotal() {} };
+ * ```
+ */
+export interface CursorContext {
+  /** Where content URLs come from. */
+  urls: UrlResolver;
+  /** fetch and the idle timeout. */
+  transport: Transport;
+  /** The retry policy. */
+  retry: RetryPolicy;
+  /** The repository base (`.../api`): which content URLs may be read. */
+  repository: string;
+  /** API token: sent only when the repository serves the bytes itself. */
+  token?: string;
+  /** Told the file's true size whenever an answer reveals it. */
+  learnTotal(fileId: number, total: number): void;
+}
+
+/** A request whose body is being read. */
+interface OpenBody {
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  deadline: Deadline;
+  url: string;
+  /** File offset of the body's next byte. */
+  position: number;
+  /** Body bytes still to drop before `asked.start`. */
+  skip: number;
+  /** Where the body ends (exclusive), when the answer said. */
+  end: number | undefined;
+  /** The body is the whole file. */
+  whole: boolean;
+  /** The file's size, when the answer said. */
+  total: number | undefined;
+}
+
+/**
+ * Bytes `start` up to `end` (exclusive; the end of the file when absent)
+ * of one file, chunk by chunk. Close it when done, whether or not it was
+ * read to the end.
+ *
+ * @example
+ * ```ts ignore
+ * import { BodyCursor } from "./body_cursor.ts";
+ * const cursor = new BodyCursor(context, { id: 7, size: 100 }, { start: 0 });
+ * for (let chunk; (chunk = await cursor.next()) !== null;) console.log(chunk.byteLength);
+ * await cursor.close();
+ * ```
+ */
+export class BodyCursor {
+  #offset: number;
+  readonly #end: number | undefined;
+  #target?: ResolvedUrl;
+  #stale?: string;
+  #refreshed = false;
+  #open?: OpenBody;
+  #finished = false;
+
+  /**
+   * @param context what the cursors of one `RepoFs` share
+   * @param file the file to read
+   * @param asked the bytes to read
+   * @param signal aborts the read
+   */
+  constructor(
+    readonly context: CursorContext,
+    readonly file: ContentFile,
+    asked: Asked,
+    readonly signal?: AbortSignal,
+  ) {
+    this.#offset = asked.start;
+    this.#end = asked.end;
+  }
+
+  /** File offset of the next byte `next` returns. */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /**
+   * The next chunk, never empty; `null` at the end. Failures are retried
+   * as the policy says; the error that ends the read is thrown as it is.
+   */
+  async next(): Promise<Uint8Array | null> {
+    for (;;) {
+      this.signal?.throwIfAborted();
+      if (this.#finished || this.#reachedEnd()) {
+        await this.close();
+        return null;
+      }
+      this.#target ??= await this.context.urls.resolve(
+        this.file.id,
+        this.#stale,
+        this.signal,
+      );
+      try {
+        return await retrying(
+          this.context.retry,
+          this.signal,
+          () => this.#step(),
+        );
+      } catch (error) {
+        if (!(error instanceof StaleUrlError)) throw error;
+        if (this.#refreshed) throw error.final;
+        this.#refreshed = true;
+        this.#stale = error.url;
+        this.#target = undefined;
+      }
+    }
+  }
+
+  #reachedEnd(): boolean {
+    return this.#end !== undefined && this.#offset >= this.#end;
+  }
+
+  /** Stops reading: the open body, if any, is cancelled. */
+  async close(): Promise<void> {
+    this.#finished = true;
+    await this.#closeBody();
+  }
+
+  /** One attempt: the next chunk of the open body, opening one as needed. */
+  async #step(): Promise<Uint8Array | null> {
+    try {
+      for (;;) {
+        if (this.#finished) return null;
+        if (this.#reachedEnd()) {
+          await this.close();
+          return null;
+        }
+        this.#open ??= await this.#openAt(this.#target!);
+        if (this.#open === undefined) return null;
+        const chunk = await this.#read(this.#open);
+        if (chunk !== null) {
+          if (chunk.byteLength === 0) continue;
+          this.#offset += chunk.byteLength;
+          this.#refreshed = false;
+          return chunk;
+        }
+        await this.#ended(this.#open);
+      }
+    } catch (error) {
+      await this.#closeBody();
+      throw error;
+    }
+  }
+
+  /**
+   * The next body bytes at or after the cursor, clipped at its end; empty
+   * while they come before it; `null` when the body is done.
+   */
+  async #read(open: OpenBody): Promise<Uint8Array | null> {
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await open.reader.read();
+    } catch (error) {
+      throw open.deadline.explain(error, open.url);
+    }
+    open.deadline.rearm();
+    if (result.done) return null;
+    let chunk = result.value;
+    open.position += chunk.byteLength;
+    if (open.end !== undefined && open.position > open.end) {
+      throw new RepoProtocolError(
+        `the body goes on past byte ${open.end}, where its answer said it ends`,
+        open.url,
+      );
+    }
+    if (open.skip > 0) {
+      const dropped = Math.min(open.skip, chunk.byteLength);
+      open.skip -= dropped;
+      chunk = chunk.subarray(dropped);
+    }
+    if (
+      this.#end !== undefined && this.#offset + chunk.byteLength > this.#end
+    ) {
+      chunk = chunk.subarray(0, this.#end - this.#offset);
+    }
+    return chunk;
+  }
+
+  /** The open body has ended: done, resumable, or cut short. */
+  async #ended(open: OpenBody): Promise<void> {
+    await this.#closeBody();
+    if (open.end !== undefined && open.position < open.end) {
+      throw new RepoConnectionError(
+        open.url,
+        `the body ended at byte ${open.position} of ${open.end}`,
+      );
+    }
+    if (open.whole) {
+      if (open.end === undefined) {
+        expectTotal(open.position, this.file, open.url);
+        this.context.learnTotal(this.file.id, open.position);
+      }
+      this.#finished = true;
+    } else if (open.total !== undefined && open.position >= open.total) {
+      this.#finished = true;
+    }
+  }
+
+  /** Sends the request for the bytes from the cursor on; `undefined` when there are none. */
+  async #openAt(target: ResolvedUrl): Promise<OpenBody | undefined> {
+    const { transport, repository } = this.context;
+    const problem = contentUrlProblem(target.url, repository);
+    if (problem !== undefined) {
+      throw new RepoProtocolError(
+        `refusing to read the content URL: ${problem}`,
+      );
+    }
+    const asked = { start: this.#offset, end: this.#end };
+    const headers: Record<string, string> = target.direct
+      ? { ...repositoryHeaders(this.context.token) as Record<string, string> }
+      : {};
+    const range = rangeFor(asked, this.file);
+    if (range !== undefined) headers.Range = range;
+    const deadline = new Deadline(transport.timeoutMs, this.signal);
+    let response: Response | undefined;
+    try {
+      response = await transport.fetch(target.url, {
+        headers,
+        redirect: "manual",
+        signal: deadline.signal,
+      });
+      const answer = await classifyAnswer(response, asked, this.file, target);
+      if (answer.total !== undefined) {
+        this.context.learnTotal(this.file.id, answer.total);
+      }
+      if (answer.kind === "none") {
+        this.#finished = true;
+        await cancelBody(response);
+        deadline.dispose();
+        return undefined;
+      }
+      return {
+        reader: (response.body ?? new Response().body!).getReader(),
+        deadline,
+        url: target.url,
+        position: answer.from,
+        skip: answer.skip,
+        end: answer.end,
+        whole: answer.whole,
+        total: answer.total,
+      };
+    } catch (error) {
+      deadline.dispose();
+      if (response !== undefined) await cancelBody(response);
+      throw deadline.explain(error, target.url);
+    }
+  }
+
+  async #closeBody(): Promise<void> {
+    const open = this.#open;
+    if (open === undefined) return;
+    this.#open = undefined;
+    open.deadline.dispose();
+    await open.reader.cancel().catch(() => {});
+  }
+}
+
+async function cancelBody(response: Response): Promise<void> {
+  if (response.body && !response.bodyUsed && !response.body.locked) {
+    await response.body.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * The one response classifier of content reads: what an answer to a content
+ * request covers, checked against what was asked and against what the
+ * listing says of the file. An answer that cannot be the file (a short
+ * proxy page, a length the listing contradicts, a range other than the one
+ * asked) is a {@linkcode RepoProtocolError}, never data.
+ *
+ * @module
+ */
+
+import { parseContentRange, rangeHeader } from "./byte_range.ts";
+import type { ResolvedUrl } from "./download_urls.ts";
+import { RepoProtocolError } from "./errors.ts";
+import { failureFor } from "./repo_api.ts";
+
+/**
+ * What the reader knows of a file before reading it.
+ *
+ * @example
+ * ```ts
+ * import type { ContentFile } from "./content_answer.ts";
+ * const file: ContentFile = { id: 7, size: 3_145_728 };
+ * ```
+ */
+export interface ContentFile {
+  /** The repository's file id. */
+  id: number;
+  /** Listed size; `null` when the listing gave none. */
+  size: number | null;
+  /** An ingested tabular file: served longer than listed. */
+  tabular?: boolean;
+}
+
+/**
+ * Bytes asked of a file: `start` up to `end` (exclusive), or to the end of
+ * the file when `end` is absent.
+ *
+ * @example
+ * ```ts
+ * import type { Asked } from "./content_answer.ts";
+ * const asked: Asked = { start: 1000, end: 2000 };
+ * ```
+ */
+export interface Asked {
+  /** First byte. */
+  start: number;
+  /** Byte after the last; absent for "to the end". */
+  end?: number;
+}
+
+/**
+ * What an answer holds.
+ *
+ * - `body`: its body starts at file offset `from`; the first `skip` bytes
+ *   come before `asked.start`. It ends at `end` (exclusive) when the answer
+ *   said where; `whole` when the body is the whole file (a 200). `total` is
+ *   the file's size when the answer told it.
+ * - `none`: the file ends at or before `asked.start` (a 416).
+ *
+ * @example
+ * ```ts
+ * import type { Answer } from "./content_answer.ts";
+ * const capped: Answer = { kind: "body", from: 0, skip: 0, end: 700, whole: false, total: 3000 };
+ * ```
+ */
+export type Answer =
+  | {
+    kind: "body";
+    from: number;
+    skip: number;
+    end: number | undefined;
+    whole: boolean;
+    total: number | undefined;
+  }
+  | { kind: "none"; total: number | undefined };
+
+/**
+ * The store refused the URL (an expired or bad signature), or the
+ * repository, which used to serve the bytes itself, now redirects: the URL
+ * should be resolved afresh. `final` is the error to raise if that does not
+ * help.
+ *
+ * @example
+ * ```ts
+ * import { StaleUrlError } from "./content_answer.ts";
+ * const e = new StaleUrlError(new Error("HTTP 403"), "https://s3.example/b/k");
+ * console.log(e.final.message); // "HTTP 403"
+ * ```
+ */
+export class StaleUrlError extends Error {
+  /**
+   * @param final the error to raise when a fresh URL does not help
+   * @param url the refused URL
+   */
+  constructor(readonly final: Error, readonly url: string) {
+    super(final.message, { cause: final });
+    this.name = "StaleUrlError";
+  }
+}
+
+/**
+ * The `Range` header for `asked` of `file`; `undefined` when it is the
+ * whole file.
+ *
+ * @example
+ * ```ts
+ * import { rangeFor } from "./content_answer.ts";
+ * const file = { id: 1, size: 100 };
+ * rangeFor({ start: 0, end: 10 }, file); // "bytes=0-9"
+ * rangeFor({ start: 5 }, file); // "bytes=5-"
+ * rangeFor({ start: 0, end: 100 }, file); // undefined
+ * ```
+ */
+export function rangeFor(asked: Asked, file: ContentFile): string | undefined {
+  const whole = asked.end === undefined ||
+    (asked.end === file.size && !file.tabular);
+  return rangeHeader(
+    whole
+      ? { kind: "from", start: asked.start }
+      : { kind: "bounded", start: asked.start, end: asked.end! },
+  );
+}
+
+/**
+ * Checks that a file size an answer implies can be the listed file: equal
+ * to the listed size, or at least it for an ingested tabular file; anything
+ * goes when no size is listed.
+ *
+ * @example
+ * ```ts
+ * import { expectTotal } from "./content_answer.ts";
+ * import { throws } from "node:assert/strict";
+ * expectTotal(100, { id: 1, size: 100 }, "https://s3.example/k");
+ * throws(() => expectTotal(18, { id: 1, size: 100 }, "https://s3.example/k"), /listing says 100/);
+ * ```
+ */
+export function expectTotal(
+  total: number,
+  file: ContentFile,
+  url: string,
+): void {
+  const listed = file.size;
+  if (listed === null || total === listed) return;
+  if (file.tabular && total > listed) return;
+  throw new RepoProtocolError(
+    `the answer is for a file of ${total} bytes, but the listing says ${listed}${
+      file.tabular ? " or more" : ""
+    }: it is not this file`,
+    url,
+  );
+}
+
+/**
+ * Classifies the answer to a request for `asked` of `file` from `target`.
+ * Error statuses become the error to raise ({@linkcode StaleUrlError} for a
+ * refused store URL); their bodies are read, other bodies are left to the
+ * caller.
+ *
+ * @example
+ * ```ts
+ * import { classifyAnswer } from "./content_answer.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const response = new Response("abc", {
+ *   status: 206,
+ *   headers: { "content-range": "bytes 10-12/100" },
+ * });
+ * const target = { url: "https://s3.example/k", direct: false, resolvedAt: 0, expiresAt: Infinity };
+ * const answer = await classifyAnswer(response, { start: 10, end: 13 }, { id: 1, size: 100 }, target);
+ * deepStrictEqual(answer, { kind: "body", from: 10, skip: 0, end: 13, whole: false, total: 100 });
+ * await response.body?.cancel();
+ * ```
+ */
+export async function classifyAnswer(
+  response: Response,
+  asked: Asked,
+  file: ContentFile,
+  target: ResolvedUrl,
+): Promise<Answer> {
+  const { url } = target;
+  const { status } = response;
+  if (status === 206) return partial(response, asked, file, url);
+  if (status === 200) return whole(response, asked, file, url);
+  if (status === 416) return unsatisfiable(response, asked, file, url);
+  if (status >= 300 && status < 400) {
+    const error = new RepoProtocolError(
+      `the content URL answered ${status} (a redirect, which is not followed)`,
+      url,
+    );
+    throw target.direct ? new StaleUrlError(error, url) : error;
+  }
+  if (status >= 200 && status < 300) {
+    throw new RepoProtocolError(
+      `the content URL answered ${status}, neither 200 nor 206`,
+      url,
+    );
+  }
+  const error = await failureFor(response, url);
+  throw status === 403 && !target.direct
+    ? new StaleUrlError(error, url)
+    : error;
+}
+
+function partial(
+  response: Response,
+  asked: Asked,
+  file: ContentFile,
+  url: string,
+): Answer {
+  const header = response.headers.get("content-range");
+  const { first, last, total } = parseContentRange(header, url);
+  if (total !== undefined) expectTotal(total, file, url);
+  if (
+    first !== asked.start ||
+    (asked.end !== undefined && last! >= asked.end) ||
+    (total !== undefined && last! >= total)
+  ) {
+    throw new RepoProtocolError(
+      `asked ${
+        rangeFor(asked, file)
+      } but the answer's Content-Range is ${header}`,
+      url,
+    );
+  }
+  return {
+    kind: "body",
+    from: first,
+    skip: 0,
+    end: last! + 1,
+    whole: false,
+    total,
+  };
+}
+
+function whole(
+  response: Response,
+  asked: Asked,
+  file: ContentFile,
+  url: string,
+): Answer {
+  const length = contentLength(response, url);
+  if (length !== undefined) {
+    expectTotal(length, file, url);
+    if (asked.start > 0 && length <= asked.start) {
+      return { kind: "none", total: length };
+    }
+  }
+  return {
+    kind: "body",
+    from: 0,
+    skip: asked.start,
+    end: length,
+    whole: true,
+    total: length,
+  };
+}
+
+function unsatisfiable(
+  response: Response,
+  asked: Asked,
+  file: ContentFile,
+  url: string,
+): Answer {
+  const header = response.headers.get("content-range");
+  const total = header === null
+    ? undefined
+    : parseContentRange(header, url).total;
+  if (total !== undefined) expectTotal(total, file, url);
+  const known = total ?? (file.tabular ? undefined : file.size ?? undefined);
+  if (known !== undefined && asked.start < known) {
+    throw new RepoProtocolError(
+      `asked ${
+        rangeFor(asked, file)
+      } of a file of ${known} bytes, but the answer is 416 (range not satisfiable)`,
+      url,
+    );
+  }
+  return { kind: "none", total };
+}
+
+/** The body length a 200 promises; unknown when it is encoded or unsaid. */
+function contentLength(response: Response, url: string): number | undefined {
+  const value = response.headers.get("content-length");
+  if (value === null || response.headers.has("content-encoding")) {
+    return undefined;
+  }
+  if (!/^\d+$/.test(value.trim())) {
+    throw new RepoProtocolError(
+      `malformed Content-Length ${JSON.stringify(value)}`,
+      url,
+    );
+  }
+  return Number(value);
+}

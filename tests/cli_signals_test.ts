@@ -1,0 +1,234 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "../emulator.ts";
+import type { EmulatorFaults } from "../emulator.ts";
+import { patterned } from "./support.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(REPO, "cli.ts");
+const PARTIAL = ".repo-fs-partial-";
+/** Longest time from a stop signal to the command's exit. */
+const EXIT_WITHIN_MS = 2000;
+const decoder = new TextDecoder();
+
+/** The command line as a child process, killed and awaited on dispose. */
+function spawnCli(args: string[]): {
+  child: Deno.ChildProcess;
+  output(): Promise<Deno.CommandOutput>;
+} & AsyncDisposable {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      CLI,
+      ...args,
+    ],
+    cwd: REPO,
+    env: { REPO_API_TOKEN: "", NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output: Promise<Deno.CommandOutput> | undefined;
+  const collect = () => output ??= child.output();
+  return {
+    child,
+    output: collect,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // It has exited already.
+      }
+      await collect();
+    },
+  };
+}
+
+/** Every file below `dir`, as relative paths with `/`. */
+async function filesBelow(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (at: string) => {
+    for await (const entry of Deno.readDir(at)) {
+      const full = join(at, entry.name);
+      if (entry.isDirectory) await walk(full);
+      else found.push(relative(dir, full).replaceAll("\\", "/"));
+    }
+  };
+  await walk(dir).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  return found.sort();
+}
+
+/** Resolves once `check` is true, checking every 10 ms. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!await check()) await new Promise((ok) => setTimeout(ok, 10));
+}
+
+/** Whether a temporary file below `out` has bytes in it. */
+async function bodyArriving(out: string): Promise<boolean> {
+  for (const path of await filesBelow(out)) {
+    if (!path.includes(PARTIAL)) continue;
+    const stat = await Deno.stat(join(out, path)).catch(() => undefined);
+    if (stat !== undefined && stat.size > 0) return true;
+  }
+  return false;
+}
+
+/** Every file under its real name below `out` holds the dataset's bytes. */
+async function assertOnlyComplete(
+  out: string,
+  files: Record<string, Uint8Array>,
+): Promise<string[]> {
+  const all = await filesBelow(out);
+  deepStrictEqual(all.filter((path) => path.includes(PARTIAL)), []);
+  for (const path of all) {
+    deepStrictEqual(await Deno.readFile(join(out, path)), files[path], path);
+  }
+  return all;
+}
+
+const SCENARIOS: {
+  name: string;
+  files: () => Record<string, Uint8Array>;
+  faults: Partial<EmulatorFaults>;
+}[] = [
+  {
+    name: "a large download in flight",
+    files: () => ({
+      "big/64MiB.bin": patterned(64 * 1024 * 1024, 1),
+      "small/a.txt": patterned(1000, 2),
+      "small/b.txt": patterned(3000, 3),
+    }),
+    faults: { trickle: { bytes: 64 * 1024, everyMs: 10 } },
+  },
+  {
+    name: "slow downloads",
+    files: () => ({
+      "slow/a.bin": patterned(2000, 4),
+      "slow/b.bin": patterned(3000, 5),
+      "slow/c.bin": patterned(500, 6),
+    }),
+    faults: { trickle: { bytes: 4, everyMs: 50 } },
+  },
+  {
+    name: "downloads whose bodies stall halfway",
+    files: () => ({
+      "stalled/a.bin": patterned(1024 * 1024, 8),
+      "stalled/b.bin": patterned(4096, 9),
+    }),
+    faults: { stall: 1000 },
+  },
+];
+/** The faults of every scenario, off. */
+const NO_FAULTS: Partial<EmulatorFaults> = { trickle: null, stall: 0 };
+
+for (const scenario of SCENARIOS) {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.test({
+      name:
+        `get stopped by ${signal} during ${scenario.name}: exit 130 within 2 s, nothing partial left, --resume completes`,
+      ignore: Deno.build.os === "windows",
+      fn: async () => {
+        const files = scenario.files();
+        await using emu = await startEmulator({
+          files,
+          faults: scenario.faults,
+        });
+        const tmp = await Deno.makeTempDir();
+        try {
+          const out = join(tmp, "out");
+          const target = ["--host", emu.host, "--pid", emu.pid];
+          {
+            await using cli = spawnCli([
+              ...target,
+              "get",
+              "**",
+              "--out",
+              out,
+            ]);
+            await until(() => bodyArriving(out));
+            const sent = performance.now();
+            cli.child.kill(signal);
+            const { code, stdout, stderr } = await cli.output();
+            const elapsed = performance.now() - sent;
+            const errors = decoder.decode(stderr);
+            equal(code, 130, errors);
+            ok(
+              elapsed <= EXIT_WITHIN_MS,
+              `exited ${Math.round(elapsed)} ms after ${signal}`,
+            );
+            const done = await assertOnlyComplete(out, files);
+            equal(decoder.decode(stdout), "");
+            deepStrictEqual(errors.trimEnd().split("\n"), [
+              `repo-fs: interrupted: ${done.length} of ${
+                Object.keys(files).length
+              } files downloaded; files not finished were removed; run again with --resume`,
+            ]);
+          }
+          Object.assign(emu.faults, NO_FAULTS);
+          {
+            await using cli = spawnCli([
+              ...target,
+              "get",
+              "**",
+              "--out",
+              out,
+              "--resume",
+            ]);
+            const { code, stderr } = await cli.output();
+            equal(code, 0, decoder.decode(stderr));
+          }
+          deepStrictEqual(
+            await assertOnlyComplete(out, files),
+            Object.keys(files).sort(),
+          );
+        } finally {
+          await Deno.remove(tmp, { recursive: true });
+        }
+      },
+    });
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.test({
+    name: `cat stopped by ${signal} exits 130 within 2 s`,
+    ignore: Deno.build.os === "windows",
+    fn: async () => {
+      const content = patterned(10_000, 7);
+      await using emu = await startEmulator({
+        files: { "slow.bin": content },
+        faults: { trickle: { bytes: 4, everyMs: 50 } },
+      });
+      for (const range of [[], ["--start", "10", "--end", "9000"]]) {
+        emu.resetCounters();
+        await using cli = spawnCli([
+          "--host",
+          emu.host,
+          "--pid",
+          emu.pid,
+          "cat",
+          "slow.bin",
+          ...range,
+        ]);
+        await until(() => Promise.resolve(emu.counters.storeGets > 0));
+        const sent = performance.now();
+        cli.child.kill(signal);
+        const { code, stderr } = await cli.output();
+        const elapsed = performance.now() - sent;
+        equal(code, 130, decoder.decode(stderr));
+        ok(
+          elapsed <= EXIT_WITHIN_MS,
+          `exited ${Math.round(elapsed)} ms after ${signal}`,
+        );
+        equal(decoder.decode(stderr), "repo-fs: interrupted\n");
+      }
+    },
+  });
+}
