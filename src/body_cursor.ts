@@ -182,7 +182,7 @@ export class BodyCursor {
   async #read(open: OpenBody): Promise<Uint8Array | null> {
     let result: ReadableStreamReadResult<Uint8Array>;
     try {
-      result = await open.reader.read();
+      result = await open.deadline.race(open.reader.read());
     } catch (error) {
       throw open.deadline.explain(error, open.url);
     }
@@ -247,12 +247,14 @@ export class BodyCursor {
     const deadline = new Deadline(transport.timeoutMs, this.signal);
     let response: Response | undefined;
     try {
-      response = await transport.fetch(target.url, {
+      response = await deadline.race(transport.fetch(target.url, {
         headers,
         redirect: "manual",
         signal: deadline.signal,
-      });
-      const answer = await classifyAnswer(response, asked, this.file, target);
+      }));
+      const answer = await deadline.race(
+        classifyAnswer(response, asked, this.file, target),
+      );
       if (answer.total !== undefined) {
         this.context.learnTotal(this.file.id, answer.total);
       }

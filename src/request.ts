@@ -74,6 +74,26 @@ export class Deadline {
     }, ms);
   }
 
+  /**
+   * `promise`, or its rejection with the abort reason as soon as time runs
+   * out or the caller aborts, whichever comes first: a body read on an
+   * aborted request does not always end by itself.
+   */
+  race<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.#controller.signal;
+    if (signal.aborted) {
+      promise.catch(() => {});
+      return Promise.reject(signal.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(resolve, reject).finally(() =>
+        signal.removeEventListener("abort", onAbort)
+      );
+    });
+  }
+
   /** Stops the clock and detaches from the caller's signal. */
   dispose(): void {
     clearTimeout(this.#timer);
@@ -118,12 +138,12 @@ export async function exchange<T>(
   const deadline = new Deadline(transport.timeoutMs, signal);
   let response: Response | undefined;
   try {
-    response = await transport.fetch(url, {
+    response = await deadline.race(transport.fetch(url, {
       ...init,
       redirect: "manual",
       signal: deadline.signal,
-    });
-    return await consume(response, deadline);
+    }));
+    return await deadline.race(consume(response, deadline));
   } catch (error) {
     throw deadline.explain(error, url);
   } finally {

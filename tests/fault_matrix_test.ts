@@ -22,15 +22,13 @@ import {
 import { getArray } from "../zarr.ts";
 import { collect } from "../src/content.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
-import { patterned } from "./support.ts";
+import { bounded, patterned } from "./support.ts";
 
 const TOKEN = "matrix-token-0123456789";
 const TIMEOUT_MS = 300;
 const RETRY = { retries: 5, baseDelayMs: 5, maxDelayMs: 50 };
 /** The CLI keeps its default backoff; enough retries for the 5xx burst. */
 const CLI_RETRIES = 4;
-/** Longer than any case may take: a case still running then has hung. */
-const HANG_MS = 45_000;
 const HEAD_CONCURRENCY = 3;
 
 const DATA = patterned(256 * 1024 + 3, 5);
@@ -351,22 +349,6 @@ const SURFACES: Surface[] = [
     },
   },
 ];
-
-/** Fails when `promise` takes longer than {@linkcode HANG_MS}: it hung. */
-async function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} still running after ${HANG_MS} ms`)),
-      HANG_MS,
-    );
-  });
-  try {
-    return await Promise.race([promise, hung]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function check(error: unknown, outcome: Outcome, surface: Surface): void {
   if (outcome.kind === "bytes") throw error;

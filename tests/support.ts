@@ -21,3 +21,25 @@ export function patterned(length: number, seed = 0): Uint8Array {
   }
   return bytes;
 }
+
+/** Longer than any read of a test may take: one still running then has hung. */
+const HANG_MS = 45_000;
+
+/** `promise`, or a failure naming `what` when it takes longer than {@linkcode HANG_MS}: it hung. */
+export async function bounded<T>(
+  promise: Promise<T>,
+  what: string,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} still running after ${HANG_MS} ms`)),
+      HANG_MS,
+    );
+  });
+  try {
+    return await Promise.race([promise, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
