@@ -8,6 +8,7 @@
  */
 
 import { RepoHttpError, RepoProtocolError } from "./errors.ts";
+import { field, listedFiles } from "./listing_entry.ts";
 import type { ListedFile } from "./routing_table.ts";
 import { exchange, type Transport } from "./request.ts";
 import { isRetriable, retrying, type RetryPolicy } from "./retry.ts";
@@ -371,53 +372,4 @@ export class RepoApi {
 
 function versionSegment(version: string): string {
   return encodeURIComponent(version).replaceAll("%3A", ":");
-}
-
-function field(object: unknown, name: string, url: string): unknown {
-  const value = typeof object === "object" && object !== null
-    ? (object as Record<string, unknown>)[name]
-    : undefined;
-  if (value === undefined || value === null) {
-    throw new RepoProtocolError(
-      `the repository's answer has no "${name}"`,
-      url,
-    );
-  }
-  return value;
-}
-
-function* listedFiles(entries: unknown[], url: string): Iterable<ListedFile> {
-  for (const entry of entries) yield listedFile(entry, url);
-}
-
-function listedFile(entry: unknown, url: string): ListedFile {
-  const dataFile = field(entry, "dataFile", url) as Record<string, unknown>;
-  const { id, filename, filesize, contentType, md5 } = dataFile;
-  if (!Number.isSafeInteger(id)) {
-    throw new RepoProtocolError(
-      `a file entry has a non-integer id ${JSON.stringify(id)}`,
-      url,
-    );
-  }
-  if (typeof filename !== "string") {
-    throw new RepoProtocolError(`file ${id} has no filename`, url);
-  }
-  const label = (entry as { directoryLabel?: unknown }).directoryLabel;
-  if (label !== undefined && label !== null && typeof label !== "string") {
-    throw new RepoProtocolError(
-      `file ${id} has a non-string directoryLabel`,
-      url,
-    );
-  }
-  const file: ListedFile = {
-    path: label ? `${label}/${filename}` : filename,
-    id: id as number,
-    size: typeof filesize === "number" && filesize >= 0 ? filesize : null,
-  };
-  if (typeof contentType === "string") file.contentType = contentType;
-  if (typeof md5 === "string") file.md5 = md5;
-  if (dataFile.tabularData === true || dataFile.originalFileFormat) {
-    file.tabular = true;
-  }
-  return file;
 }

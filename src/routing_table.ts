@@ -79,6 +79,25 @@ export interface CompactListing {
 }
 
 /**
+ * What {@linkcode RoutingTable.builder} returns: `add` each listed file,
+ * then `finish` once.
+ *
+ * @example
+ * ```ts
+ * import { RoutingTable, type RoutingTableBuilder } from "./routing_table.ts";
+ * const builder: RoutingTableBuilder = RoutingTable.builder();
+ * builder.add({ path: "x", id: 1, size: 0 });
+ * builder.finish();
+ * ```
+ */
+export interface RoutingTableBuilder {
+  /** Adds one listed file (or records why it is left out). */
+  add(file: ListedFile): void;
+  /** The table; call once, after the last `add`. */
+  finish(): RoutingTable;
+}
+
+/**
  * The dataset as a tree. Build it once per listing with
  * {@linkcode RoutingTable.build}; it is read-only afterwards.
  *
@@ -109,38 +128,33 @@ export class RoutingTable {
    * (absolute, a `.` or `..` segment, a NUL, an empty name).
    */
   static build(files: Iterable<ListedFile>, logger?: Logger): RoutingTable {
+    const builder = RoutingTable.builder(logger);
+    for (const file of files) builder.add(file);
+    return builder.finish();
+  }
+
+  /**
+   * A table built one listed file at a time, by the rules of
+   * {@linkcode RoutingTable.build}, so that a listing read in pages is
+   * never held whole.
+   *
+   * @example
+   * ```ts
+   * import { RoutingTable } from "./routing_table.ts";
+   * import { equal } from "node:assert/strict";
+   * const builder = RoutingTable.builder();
+   * builder.add({ path: "a/b", id: 1, size: 3 });
+   * builder.add({ path: "a/c", id: 2, size: 4 });
+   * equal(builder.finish().fileCount, 2);
+   * ```
+   */
+  static builder(logger?: Logger): RoutingTableBuilder {
     const table = new RoutingTable();
     const contentTypes = new Map<string, string>();
-    for (const file of files) {
-      let key: string;
-      try {
-        if (file.path.startsWith("/")) {
-          throw new TypeError("the listed path is absolute");
-        }
-        if (file.path.endsWith("/")) {
-          throw new TypeError("the file name is empty");
-        }
-        key = normalizePath(file.path);
-        if (key === "") throw new TypeError("the file has no name");
-      } catch (error) {
-        table.#reject(file.path, file.id, (error as Error).message, logger);
-        continue;
-      }
-      const info: FileInfo = { name: key, type: "file", size: file.size };
-      info.id = file.id;
-      if (file.contentType !== undefined) {
-        let shared = contentTypes.get(file.contentType);
-        if (shared === undefined) {
-          shared = file.contentType;
-          contentTypes.set(shared, shared);
-        }
-        info.contentType = shared;
-      }
-      if (file.md5 !== undefined) info.md5 = file.md5;
-      if (file.tabular) info.tabular = true;
-      table.#addFile(info, logger);
-    }
-    return table;
+    return {
+      add: (file) => table.#addListed(file, contentTypes, logger),
+      finish: () => table,
+    };
   }
 
   /** Rebuilds a table from {@linkcode RoutingTable.toCompact}'s output. */
@@ -228,6 +242,40 @@ export class RoutingTable {
       compact.contentTypeIndex.push(index);
     }
     return compact;
+  }
+
+  #addListed(
+    file: ListedFile,
+    contentTypes: Map<string, string>,
+    logger?: Logger,
+  ): void {
+    let key: string;
+    try {
+      if (file.path.startsWith("/")) {
+        throw new TypeError("the listed path is absolute");
+      }
+      if (file.path.endsWith("/")) {
+        throw new TypeError("the file name is empty");
+      }
+      key = normalizePath(file.path);
+      if (key === "") throw new TypeError("the file has no name");
+    } catch (error) {
+      this.#reject(file.path, file.id, (error as Error).message, logger);
+      return;
+    }
+    const info: FileInfo = { name: key, type: "file", size: file.size };
+    info.id = file.id;
+    if (file.contentType !== undefined) {
+      let shared = contentTypes.get(file.contentType);
+      if (shared === undefined) {
+        shared = file.contentType;
+        contentTypes.set(shared, shared);
+      }
+      info.contentType = shared;
+    }
+    if (file.md5 !== undefined) info.md5 = file.md5;
+    if (file.tabular) info.tabular = true;
+    this.#addFile(info, logger);
   }
 
   #reject(path: string, id: number, reason: string, logger?: Logger): void {
