@@ -29,7 +29,10 @@ import { retrying, type RetryPolicy } from "./retry.ts";
  * @example
  * ```ts ignore
  * import type { CursorContext } from "./body_cursor.ts";
- * const context: CursorContext = { urls, transport, retry, repository: "https://repo.example.org/api", learnTotal() {} };
+ * const context: CursorContext = {
+ *   urls, transport, retry, repository: "https://repo.example.org/api",
+ *   checked: new WeakSet(), learnTotal() {},
+ * };
  * ```
  */
 export interface CursorContext {
@@ -41,6 +44,8 @@ export interface CursorContext {
   retry: RetryPolicy;
   /** The repository base (`.../api`): which content URLs may be read. */
   repository: string;
+  /** Content URLs found fit to read. */
+  checked: WeakSet<ResolvedUrl>;
   /** API token: sent only when the repository serves the bytes itself. */
   token?: string;
   /** Told the file's true size whenever an answer reveals it. */
@@ -231,12 +236,15 @@ export class BodyCursor {
 
   /** Sends the request for the bytes from the cursor on; `undefined` when there are none. */
   async #openAt(target: ResolvedUrl): Promise<OpenBody | undefined> {
-    const { transport, repository } = this.context;
-    const problem = contentUrlProblem(target.url, repository);
-    if (problem !== undefined) {
-      throw new RepoProtocolError(
-        `refusing to read the content URL: ${problem}`,
-      );
+    const { transport, repository, checked } = this.context;
+    if (!checked.has(target)) {
+      const problem = contentUrlProblem(target.url, repository);
+      if (problem !== undefined) {
+        throw new RepoProtocolError(
+          `refusing to read the content URL: ${problem}`,
+        );
+      }
+      checked.add(target);
     }
     const asked = { start: this.#offset, end: this.#end };
     const headers: Record<string, string> = target.direct

@@ -69,6 +69,7 @@ export class ContentReader {
       transport: options.transport,
       retry: options.retry,
       repository: options.repository,
+      checked: new WeakSet(),
       token: options.token,
       learnTotal: (id, total) => this.#sizes.set(id, total),
     };
@@ -172,18 +173,9 @@ export class ContentReader {
   ): Promise<Uint8Array> {
     const cursor = new BodyCursor(this.#context, file, { start, end }, signal);
     try {
-      if (end === undefined) {
-        const chunks: Uint8Array[] = [];
-        for (let c; (c = await cursor.next()) !== null;) chunks.push(c);
-        return concat(chunks);
-      }
-      const out = new Uint8Array(end - start);
-      let filled = 0;
-      for (let c; (c = await cursor.next()) !== null;) {
-        out.set(c, filled);
-        filled += c.byteLength;
-      }
-      return filled === out.byteLength ? out : out.subarray(0, filled);
+      const chunks: Uint8Array[] = [];
+      for (let c; (c = await cursor.next()) !== null;) chunks.push(c);
+      return concat(chunks);
     } finally {
       await cursor.close();
     }
@@ -222,6 +214,7 @@ export async function collect(
  */
 export function concat(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0];
+  if (chunks.length === 0) return new Uint8Array(0);
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let at = 0;
   for (const chunk of chunks) {
