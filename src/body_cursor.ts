@@ -107,11 +107,6 @@ export class BodyCursor {
     this.#end = asked.end;
   }
 
-  /** File offset of the next byte `next` returns. */
-  get offset(): number {
-    return this.#offset;
-  }
-
   /**
    * The next chunk, never empty; `null` at the end. Failures are retried
    * as the policy says; the error that ends the read is thrown as it is.
