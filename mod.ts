@@ -27,6 +27,7 @@ export {
 } from "./src/repo_fs.ts";
 export { type PoolOptions, type RangeRequest, RepoFsPool } from "./src/pool.ts";
 export {
+  DeaccessionedError,
   IsADirectoryError,
   NotFoundError,
   RepoConnectionError,
@@ -35,14 +36,18 @@ export {
   WorkerCrashedError,
 } from "./src/errors.ts";
 export type {
+  Checksum,
   FileInfo,
   Logger,
   RepoFsOptions,
   RetryOptions,
+  TabularView,
 } from "./src/types.ts";
+export type { ChecksumKind } from "./src/checksum.ts";
 export type { SerializedOptions, SerializedRepoFs } from "./src/serialize.ts";
 export type {
   CachedUrl,
+  ContentKey,
   ResolvedUrl,
   UrlResolver,
 } from "./src/download_urls.ts";

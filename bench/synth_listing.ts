@@ -181,7 +181,7 @@ export function listingJson(
         directoryLabel: file.directoryLabel,
         contentType,
         listedSize: size,
-        md5,
+        checksum: { type: "MD5", value: md5 },
         restricted: false,
         storageIdentifier: `s3://repo-emulator:${stampHex}-${
           id.toString(16).padStart(12, "0")

@@ -19,6 +19,7 @@ import {
 } from "./content_answer.ts";
 import type { ResolvedUrl, UrlResolver } from "./download_urls.ts";
 import { RepoConnectionError, RepoProtocolError } from "./errors.ts";
+import { explainRefusal } from "./refusal.ts";
 import { contentUrlProblem, repositoryHeaders } from "./repo_api.ts";
 import { Deadline, type Transport } from "./request.ts";
 import { retrying, type RetryPolicy } from "./retry.ts";
@@ -48,6 +49,8 @@ export interface CursorContext {
   checked: WeakSet<ResolvedUrl>;
   /** API token: sent only when the repository serves the bytes itself. */
   token?: string;
+  /** The header that carries the token; `X-Repo-key` when absent. */
+  tokenHeader?: string;
   /** Told the file's true size whenever an answer reveals it. */
   learnTotal(fileId: number, total: number): void;
 }
@@ -109,9 +112,20 @@ export class BodyCursor {
 
   /**
    * The next chunk, never empty; `null` at the end. Failures are retried
-   * as the policy says; the error that ends the read is thrown as it is.
+   * as the policy says; the error that ends the read is thrown as it is,
+   * a refusal of a restricted or embargoed file with the reason added
+   * (see {@linkcode explainRefusal}).
    */
   async next(): Promise<Uint8Array | null> {
+    try {
+      return await this.#next();
+    } catch (error) {
+      const { repository, token } = this.context;
+      throw explainRefusal(error, this.file, repository, token !== undefined);
+    }
+  }
+
+  async #next(): Promise<Uint8Array | null> {
     for (;;) {
       this.signal?.throwIfAborted();
       if (this.#finished || this.#reachedEnd()) {
@@ -119,7 +133,7 @@ export class BodyCursor {
         return null;
       }
       this.#target ??= await this.context.urls.resolve(
-        this.file.id,
+        this.file,
         this.#stale,
         this.signal,
       );
@@ -243,7 +257,12 @@ export class BodyCursor {
     }
     const asked = { start: this.#offset, end: this.#end };
     const headers: Record<string, string> = target.direct
-      ? { ...repositoryHeaders(this.context.token) as Record<string, string> }
+      ? {
+        ...repositoryHeaders(
+          this.context.token,
+          this.context.tokenHeader,
+        ) as Record<string, string>,
+      }
       : {};
     const range = rangeFor(asked, this.file);
     if (range !== undefined) headers.Range = range;

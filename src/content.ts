@@ -39,6 +39,8 @@ export interface ContentOptions {
   repository: string;
   /** API token: sent only when content comes from the repository itself */
   token?: string;
+  /** the header that carries the token; `X-Repo-key` when absent */
+  tokenHeader?: string;
   /** most buffered reads in flight */
   getConcurrency: number;
 }
@@ -71,6 +73,7 @@ export class ContentReader {
       repository: options.repository,
       checked: new WeakSet(),
       token: options.token,
+      tokenHeader: options.tokenHeader,
       learnTotal: (id, total) => this.#sizes.set(id, total),
     };
   }

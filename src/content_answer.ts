@@ -29,6 +29,12 @@ export interface ContentFile {
   size: number | null;
   /** An ingested tabular file: served longer than listed. */
   tabular?: boolean;
+  /** `"original"`: the original upload of an ingested tabular file. */
+  format?: "original";
+  /** Listed as restricted or embargoed. */
+  restricted?: boolean;
+  /** The day an embargo ends (`YYYY-MM-DD`), while it holds. */
+  embargoedUntil?: string;
 }
 
 /**

@@ -12,6 +12,25 @@ import { isNearExpiry, urlExpiry } from "./signed_url.ts";
 import type { Logger } from "./types.ts";
 
 /**
+ * Which content a URL serves: file `id` as stored, or with `format:
+ * "original"` the original upload of an ingested tabular file. The two
+ * have different URLs, cached apart.
+ *
+ * @example
+ * ```ts
+ * import type { ContentKey } from "./download_urls.ts";
+ * const archival: ContentKey = { id: 7 };
+ * const original: ContentKey = { id: 7, format: "original" };
+ * ```
+ */
+export interface ContentKey {
+  /** The repository's file id. */
+  id: number;
+  /** `"original"`: the original upload of an ingested tabular file. */
+  format?: "original";
+}
+
+/**
  * A content URL with what is known about it.
  *
  * @example
@@ -28,36 +47,43 @@ export interface ResolvedUrl extends AccessAnswer {
 }
 
 /**
- * Anything that turns a file id into a content URL. `stale` names a URL that
- * failed: the resolver must not hand it out again.
+ * Anything that turns a file id (and format) into a content URL. `stale`
+ * names a URL that failed: the resolver must not hand it out again.
  *
  * @example
  * ```ts
  * import type { UrlResolver } from "./download_urls.ts";
  * const fixed: UrlResolver = {
- *   resolve: (id) => Promise.resolve({ url: `https://s3.example/${id}`, direct: false, resolvedAt: 0, expiresAt: Infinity }),
+ *   resolve: ({ id }) => Promise.resolve({ url: `https://s3.example/${id}`, direct: false, resolvedAt: 0, expiresAt: Infinity }),
  * };
  * ```
  */
 export interface UrlResolver {
-  /** The content URL of `fileId`; `signal` withdraws the ask. */
+  /** The content URL of `file`; `signal` withdraws the ask. */
   resolve(
-    fileId: number,
+    file: ContentKey,
     stale?: string,
     signal?: AbortSignal,
   ): Promise<ResolvedUrl>;
 }
 
 /**
- * A cache entry in plain form: `[fileId, url, direct]`.
+ * A cache entry in plain form: `[fileId, url, direct]`, and `"original"`
+ * fourth for the URL of an original upload.
  *
  * @example
  * ```ts
  * import type { CachedUrl } from "./download_urls.ts";
  * const entry: CachedUrl = [7, "https://s3.example/b/k?X-Amz-Signature=1", false];
+ * const original: CachedUrl = [7, "https://s3.example/b/k.orig?X-Amz-Signature=2", false, "original"];
  * ```
  */
-export type CachedUrl = [fileId: number, url: string, direct: boolean];
+export type CachedUrl = [
+  fileId: number,
+  url: string,
+  direct: boolean,
+  format?: "original",
+];
 
 /**
  * Where a {@linkcode DownloadUrls} cache gets a URL it lacks: a HEAD to the
@@ -68,11 +94,11 @@ export type CachedUrl = [fileId: number, url: string, direct: boolean];
  * @example
  * ```ts ignore
  * import type { UrlLookup } from "./download_urls.ts";
- * const lookup: UrlLookup = (fileId) => api.head(fileId);
+ * const lookup: UrlLookup = ({ id, format }) => api.head(id, undefined, format);
  * ```
  */
 export type UrlLookup = (
-  fileId: number,
+  file: ContentKey,
   stale: string | undefined,
   signal: AbortSignal,
 ) => Promise<AccessAnswer>;
@@ -85,20 +111,20 @@ interface Pending {
 }
 
 /**
- * The URL cache: one lookup per file id, at most `concurrency` lookups in
- * flight. A lookup whose askers have all withdrawn (aborted their signals)
+ * The URL cache: one lookup per file id and format, at most `concurrency`
+ * lookups in flight. A lookup whose askers have all withdrawn (aborted their signals)
  * is aborted, or never started.
  *
  * @example
  * ```ts ignore
  * import { DownloadUrls } from "./download_urls.ts";
- * const urls = new DownloadUrls((id) => api.head(id), 3);
- * const { url } = await urls.resolve(42);
+ * const urls = new DownloadUrls(({ id, format }) => api.head(id, undefined, format), 3);
+ * const { url } = await urls.resolve({ id: 42 });
  * ```
  */
 export class DownloadUrls implements UrlResolver {
-  readonly #cache = new Map<number, ResolvedUrl>();
-  readonly #pending = new Map<number, Pending>();
+  readonly #cache = new Map<string, CachedEntry>();
+  readonly #pending = new Map<string, Pending>();
   readonly #lookups: Semaphore;
 
   /**
@@ -118,53 +144,61 @@ export class DownloadUrls implements UrlResolver {
   /** Adds entries resolved elsewhere (a serialised instance's cache). */
   load(entries: CachedUrl[]): void {
     const now = Date.now();
-    for (const [id, url, direct] of entries) {
-      this.#cache.set(id, resolved({ url, direct }, now));
+    for (const [id, url, direct, format] of entries) {
+      const file = contentKey({ id, format });
+      this.#cache.set(cacheKey(file), {
+        file,
+        url: resolved({ url, direct }, now),
+      });
     }
   }
 
   /**
-   * The cached content URL of `fileId`, looking it up once if needed.
+   * The cached content URL of `file`, looking it up once if needed.
    * Aborting `signal` rejects this ask at once.
    */
   resolve(
-    fileId: number,
+    file: ContentKey,
     stale?: string,
     signal?: AbortSignal,
   ): Promise<ResolvedUrl> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const known = this.#cache.get(fileId);
+    const key = cacheKey(file);
+    const known = this.#cache.get(key)?.url;
     if (known && known.url !== stale && !isStale(known)) {
       return Promise.resolve(known);
     }
-    let pending = this.#pending.get(fileId);
+    let pending = this.#pending.get(key);
     if (pending === undefined) {
       const controller = new AbortController();
       const entry: Pending = {
         askers: 0,
         controller,
-        promise: this.#lookUp(fileId, stale, controller.signal).finally(() =>
-          this.#forget(fileId, entry)
-        ),
+        promise: this.#lookUp(contentKey(file), stale, controller.signal)
+          .finally(() => this.#forget(key, entry)),
       };
       pending = entry;
-      this.#pending.set(fileId, entry);
+      this.#pending.set(key, entry);
     }
     if (signal === undefined) {
       pending.askers = Infinity;
       return pending.promise;
     }
-    return this.#withdrawable(fileId, pending, signal);
+    return this.#withdrawable(key, pending, signal);
   }
 
   /** The cache in plain form. */
   entries(): CachedUrl[] {
-    return [...this.#cache].map(([id, { url, direct }]) => [id, url, direct]);
+    return [...this.#cache.values()].map(({ file, url }) =>
+      file.format === undefined
+        ? [file.id, url.url, url.direct]
+        : [file.id, url.url, url.direct, file.format]
+    );
   }
 
   /** One asker's share of `pending`, rejected when `signal` aborts. */
   #withdrawable(
-    fileId: number,
+    key: string,
     pending: Pending,
     signal: AbortSignal,
   ): Promise<ResolvedUrl> {
@@ -173,7 +207,7 @@ export class DownloadUrls implements UrlResolver {
       const withdraw = () => {
         reject(signal.reason);
         if (--pending.askers > 0) return;
-        this.#forget(fileId, pending);
+        this.#forget(key, pending);
         pending.controller.abort(signal.reason);
       };
       signal.addEventListener("abort", withdraw, { once: true });
@@ -183,30 +217,46 @@ export class DownloadUrls implements UrlResolver {
     });
   }
 
-  #forget(fileId: number, pending: Pending): void {
-    if (this.#pending.get(fileId) === pending) this.#pending.delete(fileId);
+  #forget(key: string, pending: Pending): void {
+    if (this.#pending.get(key) === pending) this.#pending.delete(key);
   }
 
   async #lookUp(
-    fileId: number,
+    file: ContentKey,
     stale: string | undefined,
     signal: AbortSignal,
   ): Promise<ResolvedUrl> {
     const started = performance.now();
     const { value, waitedMs } = await this.#lookups.run(
-      () => this.lookup(fileId, stale, signal),
+      () => this.lookup(file, stale, signal),
       signal,
     );
     const total = performance.now() - started;
     this.logger?.debug(
-      `HEAD file ${fileId}: waited ${
+      `HEAD file ${cacheKey(file)}: waited ${
         waitedMs.toFixed(1)
       } ms for the semaphore, ${total.toFixed(1)} ms in total`,
     );
-    const entry = resolved(value, Date.now());
-    this.#cache.set(fileId, entry);
-    return entry;
+    const url = resolved(value, Date.now());
+    this.#cache.set(cacheKey(file), { file, url });
+    return url;
   }
+}
+
+/** A cached URL and what it is the URL of. */
+interface CachedEntry {
+  file: ContentKey;
+  url: ResolvedUrl;
+}
+
+/** Just the id and format of `file`, which may be a larger object. */
+function contentKey({ id, format }: ContentKey): ContentKey {
+  return format === undefined ? { id } : { id, format };
+}
+
+/** `7`, or `7?format=original`: the cache's key of a file's content. */
+function cacheKey({ id, format }: ContentKey): string {
+  return format === undefined ? String(id) : `${id}?format=${format}`;
 }
 
 function resolved(answer: AccessAnswer, resolvedAt: number): ResolvedUrl {

@@ -97,6 +97,8 @@ export class RepoHttpError extends Error {
   readonly url: string;
   /** The answer's `Retry-After` header, when it had one. */
   readonly retryAfter?: string;
+  /** The server's own message, when it sent one (token blanked out). */
+  readonly detail?: string;
   /**
    * Makes the error for an HTTP answer.
    * @param status HTTP status
@@ -119,6 +121,7 @@ export class RepoHttpError extends Error {
     this.status = status;
     this.url = redact(bare);
     if (options.retryAfter) this.retryAfter = options.retryAfter;
+    if (detail) this.detail = redact(detail);
   }
 }
 
@@ -148,6 +151,61 @@ export class RepoProtocolError extends Error {
     super(redact(bare ? `${message} (${clip(bare)})` : message), options);
     this.name = "RepoProtocolError";
     this.url = bare;
+  }
+}
+
+/**
+ * The dataset, or the version of it that was asked for, is deaccessioned:
+ * the repository still knows it but serves none of its files. The message
+ * names the versions that remain readable.
+ *
+ * @example
+ * ```ts
+ * import { DeaccessionedError } from "./errors.ts";
+ * import { equal } from "node:assert/strict";
+ * const whole = new DeaccessionedError("doi:10.5072/FK2/X", undefined, ["1.0", "2.0"]);
+ * equal(whole.message, "The dataset doi:10.5072/FK2/X is deaccessioned; readable versions: 1.0, 2.0");
+ * const version = new DeaccessionedError("doi:10.5072/FK2/X", "1.0", []);
+ * equal(version.message, "Version 1.0 of the dataset doi:10.5072/FK2/X is deaccessioned; no version remains readable");
+ * ```
+ */
+export class DeaccessionedError extends Error {
+  /** The dataset's persistent id. */
+  readonly pid: string;
+  /** The version asked for; `undefined` when the latest was. */
+  readonly version?: string;
+  /** Versions that can still be read, oldest first; `undefined` when the list could not be read. */
+  readonly readableVersions?: string[];
+  /**
+   * Makes the error for a deaccessioned dataset or version.
+   * @param pid the dataset's persistent id
+   * @param version the version asked for, `undefined` for the latest
+   * @param readableVersions versions still readable; `undefined` when unknown
+   * @param options the cause: why the versions could not be listed
+   */
+  constructor(
+    pid: string,
+    version: string | undefined,
+    readableVersions: string[] | undefined,
+    options: RepoErrorOptions = {},
+  ) {
+    const what = version === undefined
+      ? `The dataset ${pid}`
+      : `Version ${version} of the dataset ${pid}`;
+    const readable = readableVersions === undefined
+      ? `its versions could not be listed: ${
+        (options.cause as Error | undefined)?.message ?? "no answer"
+      }`
+      : readableVersions.length === 0
+      ? "no version remains readable"
+      : `readable versions: ${readableVersions.join(", ")}`;
+    super(redact(`${what} is deaccessioned; ${readable}`), options);
+    this.name = "DeaccessionedError";
+    this.pid = pid;
+    if (version !== undefined) this.version = version;
+    if (readableVersions !== undefined) {
+      this.readableVersions = readableVersions;
+    }
   }
 }
 

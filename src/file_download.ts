@@ -1,15 +1,17 @@
 /**
  * Downloading one dataset file to disk without leaving anything that looks
  * complete but is not: the bytes stream to a temporary name beside the
- * target, are hashed with MD5 on the way, are checked against the listing,
- * and only then are renamed into place. A failure or an abort removes the
- * temporary file.
+ * target, are hashed on the way with the listed checksum's algorithm (MD5,
+ * SHA-1, SHA-256 or SHA-512), are checked against the listing, and only
+ * then are renamed into place. A failure or an abort removes the temporary
+ * file.
  *
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
+import { type ChecksumKind, checksumKind, listedChecksum } from "./checksum.ts";
 import type { RepoFile } from "./repo_fs.ts";
 import type { FileInfo } from "./types.ts";
 import { writeAll } from "./write_all.ts";
@@ -21,17 +23,19 @@ const TEMP_NAME_BYTES = 96;
 const encoder = new TextEncoder();
 
 /**
- * How a downloaded file was checked: its MD5, its size (no MD5 listed), or
- * not at all (neither listed, or an ingested tabular file whose served form
+ * How a downloaded file was checked: by its listed checksum (the hash that
+ * matched: `md5`, `sha1`, `sha256`, `sha512`), by its size (no checksum
+ * listed), or not at all (`none`: neither listed, a checksum of a type
+ * repo-fs cannot compute, or an ingested tabular file whose served form
  * the listing does not describe).
  *
  * @example
  * ```ts
  * import type { Verification } from "./file_download.ts";
- * const checked: Verification = "md5";
+ * const checked: Verification = "sha256";
  * ```
  */
-export type Verification = "md5" | "size" | "none";
+export type Verification = ChecksumKind | "size" | "none";
 
 /**
  * What {@linkcode downloadToFile} reports.
@@ -39,7 +43,7 @@ export type Verification = "md5" | "size" | "none";
  * @example
  * ```ts
  * import type { Downloaded } from "./file_download.ts";
- * const done: Downloaded = { bytes: 3, verified: "md5" };
+ * const done: Downloaded = { bytes: 3, verified: "sha1" };
  * ```
  */
 export interface Downloaded {
@@ -118,17 +122,17 @@ export async function downloadToFile(
   let open = true;
   let renamed = false;
   try {
-    const hash = createHash("md5");
+    const hash = checksumHash(file);
     let received = 0;
     for await (const chunk of opened.stream({ signal })) {
-      hash.update(chunk);
+      hash?.update(chunk);
       await writeAll(handle, chunk);
       received += chunk.byteLength;
       onBytes?.(chunk.byteLength);
     }
     handle.close();
     open = false;
-    const verified = verify(file, received, hash.digest("hex"));
+    const verified = verifyDownload(file, received, hash?.digest("hex"));
     await Deno.rename(temp, target);
     renamed = true;
     return { bytes: received, verified };
@@ -161,12 +165,47 @@ export async function removeTemporary(path: string): Promise<void> {
 }
 
 /**
- * Checks the bytes received against the listing; throws on a mismatch.
- * Only an ingested tabular file may be served longer than listed (a header
- * line the listing does not count), and its listed MD5 is of the original
- * upload: a mismatch there leaves it unverified rather than wrong.
+ * A hash of the algorithm of `file`'s listed checksum; `undefined` when none
+ * is listed or repo-fs cannot compute its type.
+ *
+ * @example
+ * ```ts
+ * import { checksumHash } from "./file_download.ts";
+ * import { equal } from "node:assert/strict";
+ * const file = { name: "a", type: "file" as const, size: 3, checksum: { type: "SHA-1", value: "" } };
+ * equal(checksumHash(file)?.update("abc").digest("hex"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+ * equal(checksumHash({ ...file, checksum: { type: "UNF", value: "x" } }), undefined);
+ * ```
  */
-function verify(file: FileInfo, received: number, md5: string): Verification {
+export function checksumHash(file: FileInfo): Hash | undefined {
+  const listed = listedChecksum(file);
+  const kind = listed && checksumKind(listed.type);
+  return kind && createHash(kind);
+}
+
+/**
+ * Checks `received` bytes whose {@linkcode checksumHash} gave `digest` (hex)
+ * against the listing entry `file`, and says how they were checked; throws
+ * when they cannot be the listed file. Only an ingested tabular file may be
+ * served longer than listed (a header line the listing does not count), and
+ * its listed checksum is of the original upload: a mismatch there leaves it
+ * unverified rather than wrong.
+ *
+ * @example
+ * ```ts
+ * import { verifyDownload } from "./file_download.ts";
+ * import { equal, throws } from "node:assert/strict";
+ * const file = { name: "a", type: "file" as const, size: 3, checksum: { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" } };
+ * equal(verifyDownload(file, 3, "a9993e364706816aba3e25717850c26c9cd0d89d"), "sha1");
+ * throws(() => verifyDownload(file, 3, "0".repeat(40)), /^Error: SHA-1 mismatch: the listing says a999.*, the bytes received have 0000.*; not kept$/);
+ * equal(verifyDownload({ ...file, checksum: undefined }, 3, undefined), "size");
+ * ```
+ */
+export function verifyDownload(
+  file: FileInfo,
+  received: number,
+  digest: string | undefined,
+): Verification {
   const listed = file.size;
   if (listed !== null && received < listed) {
     throw new Error(`short download: ${received} of ${listed} listed bytes`);
@@ -176,11 +215,14 @@ function verify(file: FileInfo, received: number, md5: string): Verification {
       `long download: ${received} bytes received, the listing says ${listed}; not kept`,
     );
   }
-  if (file.md5 !== undefined) {
-    if (md5 === file.md5.toLowerCase()) return "md5";
+  const checksum = listedChecksum(file);
+  if (checksum !== undefined) {
+    const kind = checksumKind(checksum.type);
+    if (kind === undefined || digest === undefined) return "none";
+    if (digest === checksum.value.toLowerCase()) return kind;
     if (file.tabular) return "none";
     throw new Error(
-      `MD5 mismatch: the listing says ${file.md5}, the bytes received have ${md5}; not kept`,
+      `${checksum.type} mismatch: the listing says ${checksum.value}, the bytes received have ${digest}; not kept`,
     );
   }
   return listed === null || received > listed ? "none" : "size";

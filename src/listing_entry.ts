@@ -7,6 +7,7 @@
 
 import { RepoProtocolError } from "./errors.ts";
 import type { ListedFile } from "./routing_table.ts";
+import type { Checksum } from "./types.ts";
 
 /**
  * The listed files of a version's `files` array, checked one by one as
@@ -16,8 +17,25 @@ import type { ListedFile } from "./routing_table.ts";
  * ```ts
  * import { listedFiles } from "./listing_entry.ts";
  * import { deepStrictEqual } from "node:assert/strict";
- * const entries = [{ directoryLabel: "d", dataFile: { id: 7, filename: "a.nc", filesize: 3 } }];
- * deepStrictEqual([...listedFiles(entries, "https://r.example/api")], [{ path: "d/a.nc", id: 7, size: 3 }]);
+ * const entries = [
+ *   { directoryLabel: "d", dataFile: { id: 7, filename: "a.nc", filesize: 3 } },
+ *   {
+ *     restricted: true,
+ *     dataFile: {
+ *       id: 8, filename: "b.nc", filesize: 5,
+ *       checksum: { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" },
+ *       embargo: { dateAvailable: "2999-01-01" },
+ *     },
+ *   },
+ * ];
+ * deepStrictEqual([...listedFiles(entries, "https://r.example/api")], [
+ *   { path: "d/a.nc", id: 7, size: 3 },
+ *   {
+ *     path: "b.nc", id: 8, size: 5,
+ *     checksum: { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" },
+ *     restricted: true, embargoedUntil: "2999-01-01",
+ *   },
+ * ]);
  * ```
  */
 export function* listedFiles(
@@ -50,6 +68,60 @@ export function field(object: unknown, name: string, url: string): unknown {
   return value;
 }
 
+/**
+ * Whether an embargo that ends on `dateAvailable` (`YYYY-MM-DD`, the first
+ * day the file is readable) still holds on the day of `now` (UTC).
+ *
+ * @example
+ * ```ts
+ * import { embargoActive } from "./listing_entry.ts";
+ * import { equal } from "node:assert/strict";
+ * const now = new Date("2030-06-01T12:00:00Z");
+ * equal(embargoActive("2031-01-01", now), true);
+ * equal(embargoActive("2030-06-01", now), false);
+ * ```
+ */
+export function embargoActive(
+  dateAvailable: string,
+  now = new Date(),
+): boolean {
+  return dateAvailable.slice(0, 10) > now.toISOString().slice(0, 10);
+}
+
+/**
+ * An ingested tabular file seen as its original upload: the original's
+ * path, size and media type, read with `format=original`, its bytes exact
+ * (no longer `tabular`). A file without a listed original is returned as
+ * it is.
+ *
+ * @example
+ * ```ts
+ * import { asOriginal } from "./listing_entry.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const archival = {
+ *   path: "d/t.tab", id: 8, size: 4, contentType: "text/tab-separated-values", tabular: true,
+ *   original: { path: "d/t.csv", size: 9, contentType: "text/csv" },
+ * };
+ * deepStrictEqual(asOriginal(archival), {
+ *   path: "d/t.csv", id: 8, size: 9, contentType: "text/csv", format: "original",
+ * });
+ * ```
+ */
+export function asOriginal(file: ListedFile): ListedFile {
+  const { original, tabular: _tabular, contentType: _type, ...rest } = file;
+  if (original === undefined) return file;
+  const seen: ListedFile = {
+    ...rest,
+    path: original.path,
+    size: original.size,
+    format: "original",
+  };
+  if (original.contentType !== undefined) {
+    seen.contentType = original.contentType;
+  }
+  return seen;
+}
+
 function listedFile(entry: unknown, url: string): ListedFile {
   const dataFile = field(entry, "dataFile", url) as Record<string, unknown>;
   const { id, filename, filesize, contentType, md5 } = dataFile;
@@ -69,15 +141,49 @@ function listedFile(entry: unknown, url: string): ListedFile {
       url,
     );
   }
+  const pathOf = (name: string) => label ? `${label}/${name}` : name;
   const file: ListedFile = {
-    path: label ? `${label}/${filename}` : filename,
+    path: pathOf(filename),
     id: id as number,
-    size: typeof filesize === "number" && filesize >= 0 ? filesize : null,
+    size: sizeOf(filesize),
   };
   if (typeof contentType === "string") file.contentType = contentType;
   if (typeof md5 === "string") file.md5 = md5;
+  const checksum = checksumOf(dataFile.checksum);
+  if (checksum !== undefined) file.checksum = checksum;
   if (dataFile.tabularData === true || dataFile.originalFileFormat) {
     file.tabular = true;
+    const { originalFileName, originalFileSize, originalFileFormat } = dataFile;
+    if (typeof originalFileName === "string" && originalFileName !== "") {
+      file.original = {
+        path: pathOf(originalFileName),
+        size: sizeOf(originalFileSize),
+      };
+      if (typeof originalFileFormat === "string") {
+        file.original.contentType = originalFileFormat;
+      }
+    }
+  }
+  if ((entry as { restricted?: unknown }).restricted === true) {
+    file.restricted = true;
+  }
+  const until = (dataFile.embargo as { dateAvailable?: unknown } | undefined)
+    ?.dateAvailable;
+  if (typeof until === "string" && embargoActive(until)) {
+    file.restricted = true;
+    file.embargoedUntil = until;
   }
   return file;
+}
+
+function sizeOf(value: unknown): number | null {
+  return typeof value === "number" && value >= 0 ? value : null;
+}
+
+/** A listed `checksum`; one without a string type and value is left out. */
+function checksumOf(value: unknown): Checksum | undefined {
+  const { type, value: digest } = (value ?? {}) as Record<string, unknown>;
+  return typeof type === "string" && typeof digest === "string" && digest !== ""
+    ? { type, value: digest }
+    : undefined;
 }

@@ -403,7 +403,7 @@ export class RepoFsPool implements AsyncDisposable {
         const withdrawn = new AbortController();
         slot.asks.set(message.ask, withdrawn);
         const answered = this.#fs.resolveContentUrl(
-          message.fileId,
+          message.file,
           message.stale,
           withdrawn.signal,
         ).then(

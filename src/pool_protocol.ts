@@ -6,9 +6,10 @@
  */
 
 import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
-import type { ResolvedUrl } from "./download_urls.ts";
+import type { ContentKey, ResolvedUrl } from "./download_urls.ts";
 import type { Downloaded } from "./file_download.ts";
 import {
+  DeaccessionedError,
   IsADirectoryError,
   NotFoundError,
   RepoConnectionError,
@@ -50,7 +51,7 @@ export type ToWorker =
  * @example
  * ```ts
  * import type { FromWorker } from "./pool_protocol.ts";
- * const answer: FromWorker = { type: "resolve", ask: 1, fileId: 42 };
+ * const answer: FromWorker = { type: "resolve", ask: 1, file: { id: 42 } };
  * ```
  */
 export type FromWorker =
@@ -60,7 +61,7 @@ export type FromWorker =
   | { type: "downloaded"; job: number; result: Downloaded }
   | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
-  | { type: "resolve"; ask: number; fileId: number; stale?: string }
+  | { type: "resolve"; ask: number; file: ContentKey; stale?: string }
   | { type: "withdraw"; ask: number };
 
 /**
@@ -81,6 +82,7 @@ export interface PlainError {
 }
 
 const CLASSES: Record<string, { prototype: Error }> = {
+  DeaccessionedError,
   NotFoundError,
   IsADirectoryError,
   RepoHttpError,

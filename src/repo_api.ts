@@ -1,8 +1,9 @@
 /**
- * The repository's HTTP interface: the dataset listing (endpoint 2 and its
- * versions variant), collection contents (endpoint 1) and the file-access
- * HEAD (endpoint 3). Owns the token header, the JSON envelope and the mapping
- * of error answers to {@linkcode RepoHttpError}.
+ * The repository's HTTP interface: the dataset listing (endpoint 2, its
+ * versions variant and the paged file list), the list of versions, the file
+ * persistent-id lookup, collection contents (endpoint 1) and the
+ * file-access HEAD (endpoint 3). Owns the token header, the JSON envelope
+ * and the mapping of error answers to {@linkcode RepoHttpError}.
  *
  * @module
  */
@@ -11,10 +12,19 @@ import { RepoHttpError, RepoProtocolError } from "./errors.ts";
 import { field, listedFiles } from "./listing_entry.ts";
 import type { ListedFile } from "./routing_table.ts";
 import { exchange, type Transport } from "./request.ts";
-import { isRetriable, retrying, type RetryPolicy } from "./retry.ts";
+import {
+  isRetriable,
+  type RetryCost,
+  retrying,
+  type RetryPolicy,
+} from "./retry.ts";
 import { hideSecret } from "./secrets.ts";
+import { deaccessionedError, explainNotFound } from "./unreadable.ts";
 
-const TOKEN_HEADER = "X-Repo-key";
+/** Header names as HTTP allows them (RFC 9110 tokens). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** URL path segments of unreserved characters, `/` between them. */
+const PATH_SEGMENTS = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
@@ -106,16 +116,126 @@ function isLoopback(url: URL): boolean {
 }
 
 /**
- * Headers for a repository request: `X-Repo-key` only when a token is set.
+ * What an installation calls things the spec names: the header that
+ * carries the token, and the path of collections under `/api`.
+ *
+ * @example
+ * ```ts
+ * import type { RepoNames } from "./repo_api.ts";
+ * const dataverse: RepoNames = { tokenHeader: "X-Dataverse-key", collectionsPath: "dataverses" };
+ * ```
+ */
+export interface RepoNames {
+  /** The header that carries the API token. */
+  tokenHeader: string;
+  /** Collections are at `/api/{collectionsPath}/{alias}`. */
+  collectionsPath: string;
+}
+
+/**
+ * The spec's names: `X-Repo-key` and `repos`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_NAMES } from "./repo_api.ts";
+ * DEFAULT_NAMES.tokenHeader; // "X-Repo-key"
+ * ```
+ */
+export const DEFAULT_NAMES: Readonly<RepoNames> = Object.freeze({
+  tokenHeader: "X-Repo-key",
+  collectionsPath: "repos",
+});
+
+/**
+ * The `tokenHeader` and `collectionsPath` options checked, defaults filled
+ * in; a `TypeError` names a value that cannot be a header name or a path.
+ *
+ * @example
+ * ```ts
+ * import { repositoryNames } from "./repo_api.ts";
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ * deepStrictEqual(repositoryNames({ collectionsPath: "dataverses" }), {
+ *   tokenHeader: "X-Repo-key",
+ *   collectionsPath: "dataverses",
+ * });
+ * throws(() => repositoryNames({ tokenHeader: "X Key" }), /tokenHeader/);
+ * ```
+ */
+export function repositoryNames(
+  options: { tokenHeader?: string; collectionsPath?: string },
+): RepoNames {
+  const {
+    tokenHeader = DEFAULT_NAMES.tokenHeader,
+    collectionsPath = DEFAULT_NAMES.collectionsPath,
+  } = options;
+  if (typeof tokenHeader !== "string" || !HEADER_NAME.test(tokenHeader)) {
+    throw new TypeError(
+      `tokenHeader must be an HTTP header name, got ${
+        JSON.stringify(tokenHeader)
+      }`,
+    );
+  }
+  if (
+    typeof collectionsPath !== "string" ||
+    !PATH_SEGMENTS.test(collectionsPath) ||
+    collectionsPath.split("/").some((segment) => /^\.\.?$/.test(segment))
+  ) {
+    throw new TypeError(
+      `collectionsPath must be URL path segments such as "dataverses", got ${
+        JSON.stringify(collectionsPath)
+      }`,
+    );
+  }
+  return { tokenHeader, collectionsPath };
+}
+
+/**
+ * Headers for a repository request: the token in `header` (default
+ * `X-Repo-key`), only when a token is set.
  *
  * @example
  * ```ts
  * import { repositoryHeaders } from "./repo_api.ts";
- * repositoryHeaders(undefined); // {}
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(repositoryHeaders(undefined), {});
+ * deepStrictEqual(repositoryHeaders("t", "X-Dataverse-key"), { "X-Dataverse-key": "t" });
  * ```
  */
-export function repositoryHeaders(token: string | undefined): HeadersInit {
-  return token === undefined ? {} : { [TOKEN_HEADER]: token };
+export function repositoryHeaders(
+  token: string | undefined,
+  header: string = DEFAULT_NAMES.tokenHeader,
+): HeadersInit {
+  return token === undefined ? {} : { [header]: token };
+}
+
+/**
+ * The error a request gives up with once retries ran out: a 429 says that
+ * the repository rate-limited it and what the backoff cost, since real
+ * installations send no message with a HEAD's 429 and no `Retry-After`.
+ * Any other error is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import { rateLimited } from "./repo_api.ts";
+ * import { RepoHttpError } from "./errors.ts";
+ * import { equal } from "node:assert/strict";
+ * const e = rateLimited(
+ *   new RepoHttpError(429, "https://r.example/api/access/datafile/7"),
+ *   { attempts: 6, waitedMs: 3210 },
+ * ) as Error;
+ * equal(e.message, "HTTP 429 from https://r.example/api/access/datafile/7: rate limited by the repository; gave up after 6 attempts and 3.2 s of backoff");
+ * ```
+ */
+export function rateLimited(error: unknown, cost: RetryCost): unknown {
+  if (!(error instanceof RepoHttpError) || error.status !== 429) return error;
+  const backoff = (cost.waitedMs / 1000).toFixed(1);
+  const said = error.detail === undefined ? "" : ` (${error.detail})`;
+  return new RepoHttpError(
+    429,
+    error.url,
+    `rate limited by the repository; gave up after ${cost.attempts} attempts and ${backoff} s of backoff${said}`,
+    { cause: error, retryAfter: error.retryAfter },
+  );
 }
 
 /**
@@ -180,8 +300,29 @@ export interface AccessAnswer {
 }
 
 /**
+ * One page of a version's paged file list.
+ *
+ * @example
+ * ```ts
+ * import type { FilePage } from "./repo_api.ts";
+ * const page: FilePage = { files: [], length: 0, totalCount: 0, url: "https://r.example/api/x" };
+ * ```
+ */
+export interface FilePage {
+  /** The page's files, converted as they are taken. */
+  files: Iterable<ListedFile>;
+  /** How many entries the page holds. */
+  length: number;
+  /** `totalCount`: files in the whole version; `undefined` when the answer has none. */
+  totalCount: number | undefined;
+  /** The request URL. */
+  url: string;
+}
+
+/**
  * A client of one repository, holding the token (which from then on no error
- * message shows), the transport and the retry policy.
+ * message shows), the installation's names, the transport and the retry
+ * policy.
  *
  * @example
  * ```ts ignore
@@ -197,46 +338,132 @@ export class RepoApi {
    * @param token API token, if any
    * @param transport fetch and timeout
    * @param retry retry policy
+   * @param names the token header and collections path of the installation
    */
   constructor(
     readonly base: string,
     readonly token: string | undefined,
     readonly transport: Transport,
     readonly retry: RetryPolicy,
+    readonly names: RepoNames = DEFAULT_NAMES,
   ) {
     if (token !== undefined) hideSecret(token);
   }
 
-  /** The file-access URL of a file id. */
-  accessUrl(fileId: number): string {
-    return `${this.base}/access/datafile/${fileId}`;
+  /** Headers of a repository request: the token, under the installation's header name. */
+  get headers(): HeadersInit {
+    return repositoryHeaders(this.token, this.names.tokenHeader);
+  }
+
+  /** The file-access URL of a file id; `format` `"original"` asks for an ingested file's original upload. */
+  accessUrl(fileId: number, format?: "original"): string {
+    const url = `${this.base}/access/datafile/${fileId}`;
+    return format === undefined ? url : `${url}?format=${format}`;
   }
 
   /**
-   * The dataset's files: endpoint 2 for `:latest`, the versions endpoint
-   * otherwise.
+   * The version's files in one answer: endpoint 2 for `:latest`, the
+   * versions endpoint otherwise. A deaccessioned dataset or version is a
+   * {@linkcode DeaccessionedError}; a 404 for the persistent id of a file
+   * says so (see {@linkcode explainNotFound}).
    */
   async listFiles(
     pid: string,
     version: string,
     signal?: AbortSignal,
   ): Promise<Iterable<ListedFile>> {
-    const query = `?persistentId=${encodeURIComponent(pid)}`;
     const latest = version === ":latest";
     const path = latest
-      ? `/datasets/:persistentId/${query}`
-      : `/datasets/:persistentId/versions/${versionSegment(version)}${query}`;
+      ? `/datasets/:persistentId/${pidQuery(pid)}`
+      : `/datasets/:persistentId/versions/${versionSegment(version)}${
+        pidQuery(pid)
+      }`;
     const url = this.base + path;
-    const data = await this.getData(path, signal);
-    const versionObject = latest ? field(data, "latestVersion", url) : data;
+    let data: unknown;
+    try {
+      data = await this.getData(path, signal);
+    } catch (error) {
+      throw await explainNotFound(this, pid, error, signal);
+    }
+    let versionObject = data;
+    if (latest) {
+      if (typeof data !== "object" || data === null) {
+        throw new RepoProtocolError("the dataset answer is not an object", url);
+      }
+      versionObject = (data as { latestVersion?: unknown }).latestVersion;
+    }
+    if (
+      versionObject === undefined || versionObject === null ||
+      (versionObject as { versionState?: unknown }).versionState ===
+        "DEACCESSIONED"
+    ) {
+      throw await deaccessionedError(
+        this,
+        pid,
+        latest ? undefined : version,
+        signal,
+      );
+    }
     const files = field(versionObject, "files", url);
-    if (!Array.isArray(files)) {
+    return listedFiles(arrayOf(files, "the dataset version's files", url), url);
+  }
+
+  /**
+   * One page of the version's file list, `limit` files from `offset` on
+   * (newer installations; older ones answer 404).
+   */
+  async filePage(
+    pid: string,
+    version: string,
+    offset: number,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<FilePage> {
+    const path = `/datasets/:persistentId/versions/${
+      versionSegment(version)
+    }/files${pidQuery(pid)}&limit=${limit}&offset=${offset}`;
+    const url = this.base + path;
+    const envelope = await this.#getEnvelope(path, signal);
+    const entries = arrayOf(
+      field(envelope, "data", url),
+      "the file list's data",
+      url,
+    );
+    const { totalCount } = envelope as { totalCount?: unknown };
+    if (
+      totalCount !== undefined &&
+      !(Number.isSafeInteger(totalCount) && (totalCount as number) >= 0)
+    ) {
       throw new RepoProtocolError(
-        "the dataset version's files is not an array",
+        `the file list's totalCount ${
+          JSON.stringify(totalCount)
+        } is not a count`,
         url,
       );
     }
-    return listedFiles(files, url);
+    return {
+      files: listedFiles(entries, url),
+      length: entries.length,
+      totalCount: totalCount as number | undefined,
+      url,
+    };
+  }
+
+  /** The dataset's versions (summaries, files left out), as sent. */
+  async versionList(pid: string, signal?: AbortSignal): Promise<unknown[]> {
+    const path = `/datasets/:persistentId/versions${
+      pidQuery(pid)
+    }&excludeFiles=true`;
+    return arrayOf(
+      await this.getData(path, signal),
+      "the list of versions",
+      this.base + path,
+    );
+  }
+
+  /** What the repository knows of the file with this persistent id. */
+  fileByPid(pid: string, signal?: AbortSignal): Promise<unknown> {
+    return this.getData(`/files/:persistentId/${pidQuery(pid)}`, signal);
   }
 
   /** The items of a collection (endpoint 1), as sent. */
@@ -244,7 +471,9 @@ export class RepoApi {
     alias: string,
     signal?: AbortSignal,
   ): Promise<unknown[]> {
-    const path = `/repos/${encodeURIComponent(alias)}/contents`;
+    const path = `/${this.names.collectionsPath}/${
+      encodeURIComponent(alias)
+    }/contents`;
     const data = await this.getData(path, signal);
     if (!Array.isArray(data)) {
       throw new RepoProtocolError(
@@ -261,11 +490,14 @@ export class RepoApi {
    * {@linkcode contentUrlProblem} finds nothing wrong with it; a 2xx means
    * the repository serves the bytes itself.
    */
-  head(fileId: number, signal?: AbortSignal): Promise<AccessAnswer> {
-    const url = this.accessUrl(fileId);
-    const headers = repositoryHeaders(this.token);
-    return retrying(
-      this.retry,
+  head(
+    fileId: number,
+    signal?: AbortSignal,
+    format?: "original",
+  ): Promise<AccessAnswer> {
+    const url = this.accessUrl(fileId, format);
+    const headers = this.headers;
+    return this.#retrying(
       signal,
       () =>
         exchange(
@@ -313,7 +545,7 @@ export class RepoApi {
     url: string,
     signal?: AbortSignal,
   ): Promise<Error> {
-    const headers = repositoryHeaders(this.token);
+    const headers = this.headers;
     try {
       return await exchange(
         this.transport,
@@ -331,14 +563,17 @@ export class RepoApi {
     }
   }
 
+  /** The `data` of a JSON answer from `path` below the base. */
   async getData(path: string, signal?: AbortSignal): Promise<unknown> {
+    const envelope = await this.#getEnvelope(path, signal);
+    return field(envelope, "data", this.base + path);
+  }
+
+  /** A JSON answer whose `status` is `OK`, retried like every request. */
+  #getEnvelope(path: string, signal?: AbortSignal): Promise<object> {
     const url = this.base + path;
-    const headers = {
-      ...repositoryHeaders(this.token),
-      Accept: "application/json",
-    };
-    return await retrying(
-      this.retry,
+    const headers = { ...this.headers, Accept: "application/json" };
+    return this.#retrying(
       signal,
       () =>
         exchange(this.transport, url, { headers }, signal, async (response) => {
@@ -364,12 +599,32 @@ export class RepoApi {
               url,
             );
           }
-          return field(body, "data", url);
+          return body as object;
         }),
     );
   }
+
+  /** {@linkcode retrying} with this policy; a 429 given up on says it was rate limited. */
+  #retrying<T>(
+    signal: AbortSignal | undefined,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
+    return retrying(this.retry, signal, attempt, rateLimited);
+  }
+}
+
+function pidQuery(pid: string): string {
+  return `?persistentId=${encodeURIComponent(pid)}`;
 }
 
 function versionSegment(version: string): string {
   return encodeURIComponent(version).replaceAll("%3A", ":");
+}
+
+/** `value` when it is an array, else a {@linkcode RepoProtocolError} saying `what` is not one. */
+function arrayOf(value: unknown, what: string, url: string): unknown[] {
+  if (!Array.isArray(value)) {
+    throw new RepoProtocolError(`${what} is not an array`, url);
+  }
+  return value;
 }

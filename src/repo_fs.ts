@@ -9,14 +9,17 @@
 import { ContentReader } from "./content.ts";
 import type { ContentFile } from "./content_answer.ts";
 import {
+  type ContentKey,
   DownloadUrls,
   type ResolvedUrl,
   type UrlResolver,
 } from "./download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./errors.ts";
+import { FileLister } from "./file_lister.ts";
 import { compileGlob } from "./glob.ts";
 import { normalizePath } from "./paths.ts";
-import { RepoApi, repositoryBase } from "./repo_api.ts";
+import { normalizePid } from "./pid.ts";
+import { RepoApi, repositoryBase, repositoryNames } from "./repo_api.ts";
 import { RetryPolicy } from "./retry.ts";
 import { type RejectedEntry, RoutingTable } from "./routing_table.ts";
 import {
@@ -26,7 +29,6 @@ import {
 } from "./serialize.ts";
 import type { FileInfo, Logger, RepoFsOptions } from "./types.ts";
 
-const PID_SHAPE = /^doi:[^/\s]+\/\S+$/;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_GET_CONCURRENCY = 64;
 
@@ -127,7 +129,7 @@ export interface RestoreOptions {
 export class RepoFs {
   /** The `host` option as given. */
   readonly host: string;
-  /** The dataset's persistent id. */
+  /** The dataset's persistent id in normal form: `doi:…`, `hdl:…` or `perma:…`. */
   readonly pid: string;
   /** The dataset version read. */
   readonly version: string;
@@ -135,6 +137,7 @@ export class RepoFs {
   readonly headConcurrency: number;
   readonly #options: SerializedOptions;
   readonly #api: RepoApi;
+  readonly #lister: FileLister;
   readonly #urls: UrlResolver;
   readonly #cache?: DownloadUrls;
   readonly #content: ContentReader;
@@ -156,14 +159,10 @@ export class RepoFs {
       token,
       version = ":latest",
       timeoutMs = DEFAULT_TIMEOUT_MS,
+      tabular = "archival",
     } = options ?? {};
-    if (typeof pid !== "string" || !PID_SHAPE.test(pid)) {
-      throw new TypeError(
-        `pid must look like doi:<authority>/<identifier>, got ${
-          JSON.stringify(pid)
-        }`,
-      );
-    }
+    const normalPid = normalizePid(pid);
+    const names = repositoryNames(options ?? {});
     positiveInteger("headConcurrency", headConcurrency);
     positiveInteger("getConcurrency", getConcurrency);
     if (typeof version !== "string" || version === "") {
@@ -175,31 +174,41 @@ export class RepoFs {
     if (token !== undefined && (typeof token !== "string" || token === "")) {
       throw new TypeError("token must be a non-empty string when given");
     }
+    if (tabular !== "archival" && tabular !== "original") {
+      throw new TypeError(
+        `tabular must be "archival" or "original", got ${
+          JSON.stringify(tabular)
+        }`,
+      );
+    }
     const retry = new RetryPolicy(options.retry);
     const base = repositoryBase(host, token);
     this.host = host;
-    this.pid = pid;
+    this.pid = normalPid;
     this.version = version;
     this.headConcurrency = headConcurrency;
     this.#options = {
       host,
-      pid,
+      pid: normalPid,
+      ...names,
       version,
       headConcurrency,
       getConcurrency,
       token,
       timeoutMs,
       retry: retry.toJSON(),
+      tabular,
     };
     this.#logger = restore.logger ?? options.logger;
     const transport = {
       fetch: restore.fetch ?? options.fetch ?? globalThis.fetch,
       timeoutMs,
     };
-    this.#api = new RepoApi(base, token, transport, retry);
+    this.#api = new RepoApi(base, token, transport, retry, names);
+    this.#lister = new FileLister(this.#api, this.#logger);
     if (restore.urlResolver === undefined) {
       this.#cache = new DownloadUrls(
-        (fileId, _stale, signal) => this.#api.head(fileId, signal),
+        (file, _stale, signal) => this.#api.head(file.id, signal, file.format),
         headConcurrency,
         this.#logger,
       );
@@ -210,6 +219,7 @@ export class RepoFs {
       retry,
       repository: base,
       token,
+      tokenHeader: names.tokenHeader,
       getConcurrency,
     });
   }
@@ -316,25 +326,41 @@ export class RepoFs {
     };
   }
 
-  /** The cached content URL of a file id (one HEAD per id per instance). */
-  async resolveDownloadUrl(fileId: number): Promise<string> {
-    return (await this.resolveContentUrl(fileId)).url;
+  /**
+   * The cached content URL of a file id (one HEAD per id and format per
+   * instance); with `format` `"original"`, of an ingested tabular file's
+   * original upload (what an entry with `format: "original"` is read from).
+   */
+  async resolveDownloadUrl(
+    fileId: number,
+    format?: "original",
+  ): Promise<string> {
+    return (await this.resolveContentUrl({ id: fileId, format })).url;
   }
 
   /**
-   * The content URL of a file id with what is known about it; `stale` names
-   * a URL that the store refused, which is then resolved afresh. A pool's
-   * workers resolve through their main thread's instance this way.
+   * The content URL of a file id (and format) with what is known about it;
+   * `stale` names a URL that the store refused, which is then resolved
+   * afresh. A pool's workers resolve through their main thread's instance
+   * this way.
    */
   resolveContentUrl(
-    fileId: number,
+    file: number | ContentKey,
     stale?: string,
     signal?: AbortSignal,
   ): Promise<ResolvedUrl> {
-    if (!Number.isSafeInteger(fileId)) {
-      throw new TypeError(`fileId must be an integer, got ${fileId}`);
+    const key = typeof file === "number" ? { id: file } : file;
+    if (!Number.isSafeInteger(key.id)) {
+      throw new TypeError(`fileId must be an integer, got ${key.id}`);
     }
-    return this.#urls.resolve(fileId, stale, signal);
+    if (key.format !== undefined && key.format !== "original") {
+      throw new TypeError(
+        `format must be "original" when given, got ${
+          JSON.stringify(key.format)
+        }`,
+      );
+    }
+    return this.#urls.resolve(key, stale, signal);
   }
 
   /**
@@ -370,6 +396,9 @@ export class RepoFs {
       id: entry.id!,
       size: entry.size,
       tabular: entry.tabular,
+      format: entry.format,
+      restricted: entry.restricted,
+      embargoedUntil: entry.embargoedUntil,
     };
     return { ...found, file };
   }
@@ -396,8 +425,11 @@ export class RepoFs {
   }
 
   async #buildTable(): Promise<RoutingTable> {
-    const files = await this.#api.listFiles(this.pid, this.version);
-    const table = RoutingTable.build(files, this.#logger);
+    const table = await this.#lister.list(
+      this.pid,
+      this.version,
+      () => RoutingTable.builder(this.#logger, this.#options.tabular),
+    );
     this.#logger?.info(
       `Routing table of ${this.pid} built: ${table.fileCount} files, ${table.directoryCount} directories`,
     );
@@ -405,18 +437,30 @@ export class RepoFs {
   }
 
   #tableKey(): string {
-    const { token = "", version } = this.#options;
-    return JSON.stringify([this.#api.base, this.pid, version, token]);
+    const { token = "", tokenHeader, version, tabular } = this.#options;
+    return JSON.stringify([
+      this.#api.base,
+      this.pid,
+      version,
+      token,
+      tokenHeader,
+      tabular,
+    ]);
   }
 }
 
 /**
- * The items of a collection (endpoint 1), as the repository sends them.
+ * The items of a collection (endpoint 1, `/api/{collectionsPath}/{alias}/contents`),
+ * as the repository sends them.
  *
  * @example
  * ```ts ignore
  * import { listCollection } from "./repo_fs.ts";
- * const items = await listCollection({ host: "repo.example.org", alias: "climate" });
+ * const items = await listCollection({
+ *   host: "repo.example.org",
+ *   alias: "climate",
+ *   collectionsPath: "dataverses",
+ * });
  * console.log(items.length);
  * ```
  */
@@ -424,6 +468,10 @@ export async function listCollection(options: {
   host: string;
   alias: string;
   token?: string;
+  /** The header that carries the token; default `X-Repo-key`. */
+  tokenHeader?: string;
+  /** Collections are at `/api/{collectionsPath}/`; default `repos`. */
+  collectionsPath?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -437,6 +485,7 @@ export async function listCollection(options: {
     token,
     { fetch: options.fetch ?? globalThis.fetch, timeoutMs },
     new RetryPolicy(),
+    repositoryNames(options),
   );
   return await api.listCollection(alias, options.signal);
 }

@@ -80,32 +80,67 @@ export class RetryPolicy {
 }
 
 /**
+ * What the attempts at one request cost before its last, retriable failure
+ * was given up on.
+ *
+ * @example
+ * ```ts
+ * import type { RetryCost } from "./retry.ts";
+ * const cost: RetryCost = { attempts: 6, waitedMs: 3200 };
+ * ```
+ */
+export interface RetryCost {
+  /** Attempts made, the first included. */
+  attempts: number;
+  /** Backoff waited between them in total, in milliseconds. */
+  waitedMs: number;
+}
+
+/**
  * Runs `attempt` until it succeeds, fails in a way {@linkcode isRetriable}
- * refuses, or the policy's retries run out; the last error is thrown as it
- * is. An abort of `signal` ends the wait between attempts at once.
+ * refuses, or the policy's retries run out. The last error is thrown as it
+ * is, or, when retries ran out, as `giveUp` tells it with what the attempts
+ * cost. An abort of `signal` ends the wait between attempts at once.
  *
  * @example
  * ```ts
  * import { RetryPolicy, retrying } from "./retry.ts";
- * import { equal } from "node:assert/strict";
+ * import { RepoHttpError } from "./errors.ts";
+ * import { equal, rejects } from "node:assert/strict";
  * equal(await retrying(new RetryPolicy(), undefined, () => Promise.resolve(1)), 1);
+ * await rejects(
+ *   retrying(
+ *     new RetryPolicy({ retries: 2, baseDelayMs: 1 }),
+ *     undefined,
+ *     () => Promise.reject(new RepoHttpError(503, "https://r.example/api")),
+ *     (_error, cost) => new Error(`${cost.attempts} attempts`),
+ *   ),
+ *   /^Error: 3 attempts$/,
+ * );
  * ```
  */
 export async function retrying<T>(
   policy: RetryPolicy,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
+  giveUp?: (error: unknown, cost: RetryCost) => unknown,
 ): Promise<T> {
+  let waitedMs = 0;
   for (let done = 0;; done++) {
     try {
       return await attempt();
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (!isRetriable(error) || done >= policy.retries) throw error;
+      if (!isRetriable(error)) throw error;
+      if (done >= policy.retries) {
+        throw giveUp ? giveUp(error, { attempts: done + 1, waitedMs }) : error;
+      }
       const retryAfter = error instanceof RepoHttpError
         ? error.retryAfter
         : undefined;
-      await delay(policy.delayMs(done, retryAfter), signal);
+      const wait = policy.delayMs(done, retryAfter);
+      waitedMs += wait;
+      await delay(wait, signal);
     }
   }
 }

@@ -7,8 +7,10 @@
  * @module
  */
 
+import { checksumKind, listedChecksum } from "./checksum.ts";
+import { asOriginal } from "./listing_entry.ts";
 import { normalizePath, parentKey } from "./paths.ts";
-import type { FileInfo, Logger } from "./types.ts";
+import type { Checksum, FileInfo, Logger, TabularView } from "./types.ts";
 
 /**
  * A file as the listing gives it, before it becomes a table entry.
@@ -30,8 +32,18 @@ export interface ListedFile {
   contentType?: string;
   /** Listed MD5. */
   md5?: string;
+  /** Listed checksum (of the original upload, for an ingested tabular file). */
+  checksum?: Checksum;
   /** An ingested tabular file: served longer than listed. */
   tabular?: boolean;
+  /** An ingested tabular file's original upload, when the listing names it. */
+  original?: { path: string; size: number | null; contentType?: string };
+  /** Read with `format=original`: the original upload of an ingested tabular file. */
+  format?: "original";
+  /** Restricted or embargoed: reading it needs a token with access. */
+  restricted?: boolean;
+  /** The day an embargo ends (`YYYY-MM-DD`), while it holds. */
+  embargoedUntil?: string;
 }
 
 /**
@@ -58,7 +70,13 @@ export interface RejectedEntry {
  * @example
  * ```ts
  * import type { CompactListing } from "./routing_table.ts";
- * const c: CompactListing = { paths: ["a/b"], ids: [1], sizes: [3], contentTypes: ["text/plain"], contentTypeIndex: [0], md5s: [null], tabular: [] };
+ * const c: CompactListing = {
+ *   paths: ["a/b", "c"], ids: [1, 2], sizes: [3, 5],
+ *   contentTypes: ["text/plain"], contentTypeIndex: [0, -1],
+ *   checksumTypes: ["SHA-1"], checksumTypeIndex: [-1, 0],
+ *   checksums: [null, "a9993e364706816aba3e25717850c26c9cd0d89d"],
+ *   tabular: [], originals: [], restricted: [1], embargoes: [[1, "2999-01-01"]],
+ * };
  * ```
  */
 export interface CompactListing {
@@ -72,10 +90,20 @@ export interface CompactListing {
   contentTypes: string[];
   /** Index into `contentTypes` per file, `-1` for none. */
   contentTypeIndex: number[];
-  /** Listed MD5 per file, `null` for none. */
-  md5s: (string | null)[];
+  /** Distinct checksum types. */
+  checksumTypes: string[];
+  /** Index into `checksumTypes` per file, `-1` for none. */
+  checksumTypeIndex: number[];
+  /** Listed checksum per file, `null` for none. */
+  checksums: (string | null)[];
   /** Indexes (into `paths`) of the ingested tabular files. */
   tabular: number[];
+  /** Indexes of the files read with `format=original`. */
+  originals: number[];
+  /** Indexes of the restricted (or embargoed) files. */
+  restricted: number[];
+  /** Index and end date of each embargoed file. */
+  embargoes: [index: number, until: string][];
 }
 
 /**
@@ -125,10 +153,15 @@ export class RoutingTable {
    * Builds the table in one pass. Duplicate paths keep the first file; a file
    * whose path another file needs as a directory gives way to the directory.
    * Both are reported through `logger.warn`, as are paths that cannot be keys
-   * (absolute, a `.` or `..` segment, a NUL, an empty name).
+   * (absolute, a `.` or `..` segment, a NUL, an empty name). With `tabular`
+   * `"original"`, ingested tabular files enter as their original uploads.
    */
-  static build(files: Iterable<ListedFile>, logger?: Logger): RoutingTable {
-    const builder = RoutingTable.builder(logger);
+  static build(
+    files: Iterable<ListedFile>,
+    logger?: Logger,
+    tabular: TabularView = "archival",
+  ): RoutingTable {
+    const builder = RoutingTable.builder(logger, tabular);
     for (const file of files) builder.add(file);
     return builder.finish();
   }
@@ -148,11 +181,17 @@ export class RoutingTable {
    * equal(builder.finish().fileCount, 2);
    * ```
    */
-  static builder(logger?: Logger): RoutingTableBuilder {
+  static builder(
+    logger?: Logger,
+    tabular: TabularView = "archival",
+  ): RoutingTableBuilder {
     const table = new RoutingTable();
     const contentTypes = new Map<string, string>();
+    const view = tabular === "original"
+      ? asOriginal
+      : (file: ListedFile) => file;
     return {
-      add: (file) => table.#addListed(file, contentTypes, logger),
+      add: (file) => table.#addListed(view(file), contentTypes, logger),
       finish: () => table,
     };
   }
@@ -220,26 +259,31 @@ export class RoutingTable {
       sizes: [],
       contentTypes: [],
       contentTypeIndex: [],
-      md5s: [],
+      checksumTypes: [],
+      checksumTypeIndex: [],
+      checksums: [],
       tabular: [],
+      originals: [],
+      restricted: [],
+      embargoes: [],
     };
-    const typeIndex = new Map<string, number>();
+    const contentType = indexer(compact.contentTypes);
+    const checksumType = indexer(compact.checksumTypes);
     for (const info of this.#entries.values()) {
       if (info.type !== "file") continue;
-      if (info.tabular) compact.tabular.push(compact.paths.length);
+      const index = compact.paths.length;
+      if (info.tabular) compact.tabular.push(index);
+      if (info.format === "original") compact.originals.push(index);
+      if (info.restricted) compact.restricted.push(index);
+      if (info.embargoedUntil !== undefined) {
+        compact.embargoes.push([index, info.embargoedUntil]);
+      }
       compact.paths.push(info.name);
       compact.ids.push(info.id!);
       compact.sizes.push(info.size);
-      compact.md5s.push(info.md5 ?? null);
-      let index = -1;
-      if (info.contentType !== undefined) {
-        index = typeIndex.get(info.contentType) ?? compact.contentTypes.length;
-        if (index === compact.contentTypes.length) {
-          typeIndex.set(info.contentType, index);
-          compact.contentTypes.push(info.contentType);
-        }
-      }
-      compact.contentTypeIndex.push(index);
+      compact.contentTypeIndex.push(contentType(info.contentType));
+      compact.checksumTypeIndex.push(checksumType(info.checksum?.type));
+      compact.checksums.push(info.checksum?.value ?? null);
     }
     return compact;
   }
@@ -273,8 +317,24 @@ export class RoutingTable {
       }
       info.contentType = shared;
     }
-    if (file.md5 !== undefined) info.md5 = file.md5;
+    const checksum = listedChecksum(file);
+    const md5 = file.md5 ??
+      (checksum && checksumKind(checksum.type) === "md5"
+        ? checksum.value
+        : undefined);
+    if (md5 !== undefined) info.md5 = md5;
+    if (checksum !== undefined) {
+      info.checksum = Object.freeze({
+        type: checksum.type,
+        value: checksum.value,
+      });
+    }
     if (file.tabular) info.tabular = true;
+    if (file.format === "original") info.format = "original";
+    if (file.restricted) info.restricted = true;
+    if (file.embargoedUntil !== undefined) {
+      info.embargoedUntil = file.embargoedUntil;
+    }
     this.#addFile(info, logger);
   }
 
@@ -324,8 +384,28 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Numbers distinct values in order of first use, adding each new one to
+ * `values`; `-1` stands for none.
+ */
+function indexer(values: string[]): (value: string | undefined) => number {
+  const indexes = new Map<string, number>();
+  return (value) => {
+    if (value === undefined) return -1;
+    let index = indexes.get(value);
+    if (index === undefined) {
+      index = values.push(value) - 1;
+      indexes.set(value, index);
+    }
+    return index;
+  };
+}
+
 function* compactFiles(compact: CompactListing): Iterable<ListedFile> {
   const tabular = new Set(compact.tabular);
+  const originals = new Set(compact.originals);
+  const restricted = new Set(compact.restricted);
+  const embargoes = new Map(compact.embargoes);
   for (let i = 0; i < compact.paths.length; i++) {
     const file: ListedFile = {
       path: compact.paths[i],
@@ -334,9 +414,18 @@ function* compactFiles(compact: CompactListing): Iterable<ListedFile> {
     };
     const typeIndex = compact.contentTypeIndex[i];
     if (typeIndex >= 0) file.contentType = compact.contentTypes[typeIndex];
-    const md5 = compact.md5s[i];
-    if (md5 !== null) file.md5 = md5;
+    const checksumIndex = compact.checksumTypeIndex[i];
+    if (checksumIndex >= 0) {
+      file.checksum = {
+        type: compact.checksumTypes[checksumIndex],
+        value: compact.checksums[i]!,
+      };
+    }
     if (tabular.has(i)) file.tabular = true;
+    if (originals.has(i)) file.format = "original";
+    if (restricted.has(i)) file.restricted = true;
+    const until = embargoes.get(i);
+    if (until !== undefined) file.embargoedUntil = until;
     yield file;
   }
 }

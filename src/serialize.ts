@@ -9,7 +9,7 @@
 
 import type { CachedUrl } from "./download_urls.ts";
 import type { CompactListing } from "./routing_table.ts";
-import type { RetryOptions } from "./types.ts";
+import type { RetryOptions, TabularView } from "./types.ts";
 
 /**
  * The storage options in plain form.
@@ -23,7 +23,7 @@ import type { RetryOptions } from "./types.ts";
 export interface SerializedOptions {
   /** `host` as given. */
   host: string;
-  /** Persistent id. */
+  /** Persistent id, in normal form. */
   pid: string;
   /** Dataset version. */
   version: string;
@@ -33,10 +33,16 @@ export interface SerializedOptions {
   getConcurrency?: number;
   /** API token, if any. Treat the serialised form as a secret. */
   token?: string;
+  /** The header that carries the token; `X-Repo-key` when absent. */
+  tokenHeader?: string;
+  /** The collections path; `repos` when absent. */
+  collectionsPath?: string;
   /** Request timeout. */
   timeoutMs: number;
   /** Retry policy. */
   retry: RetryOptions;
+  /** How ingested tabular files appear; `"archival"` when absent. */
+  tabular?: TabularView;
 }
 
 /**
@@ -53,7 +59,7 @@ export interface SerializedRepoFs {
   format: "repo-fs/1";
   /** Storage options. */
   options: SerializedOptions;
-  /** Resolved content URLs: `[fileId, url, direct]`. */
+  /** Resolved content URLs: `[fileId, url, direct, format?]`. */
   urls: CachedUrl[];
   /** The listing, once built. */
   listing?: CompactListing;
@@ -92,11 +98,18 @@ export function checkSerialized(
       listing.ids,
       listing.sizes,
       listing.contentTypeIndex,
-      listing.md5s,
+      listing.checksumTypeIndex,
+      listing.checksums,
+    ];
+    const lists = [
+      listing.tabular,
+      listing.originals,
+      listing.restricted,
+      listing.embargoes,
     ];
     if (
       !Array.isArray(listing.paths) || columns.some((c) => c?.length !== n) ||
-      !Array.isArray(listing.tabular)
+      !lists.every(Array.isArray)
     ) {
       throw new TypeError("A serialised RepoFs has a malformed listing");
     }

@@ -24,15 +24,63 @@ export interface FileInfo {
   id?: number;
   /** Media type from the listing (files only). */
   contentType?: string;
-  /** MD5 from the listing, when it had one (files only). */
+  /** MD5 from the listing: present when the listed checksum is an MD5 (files only). */
   md5?: string;
   /**
+   * The listed checksum (`dataFile.checksum`), its type as the repository
+   * names it: `MD5`, `SHA-1`, `SHA-256` or `SHA-512` (files only).
+   */
+  checksum?: Checksum;
+  /**
    * `true` for an ingested tabular file (the listing has `tabularData` or
-   * `originalFileFormat`): it is served longer than listed, and its listed
-   * checksum is of the original upload.
+   * `originalFileFormat`) read in its archival form: it is served longer
+   * than listed, and its listed checksum is of the original upload.
    */
   tabular?: boolean;
+  /**
+   * `"original"` for an ingested tabular file shown as the original upload
+   * (option `tabular: "original"`): name, size, media type and checksum are
+   * the original's, and it is read with `format=original`.
+   */
+  format?: "original";
+  /**
+   * `true` for a file the listing marks restricted or embargoed: reading it
+   * needs an API token that was granted access.
+   */
+  restricted?: boolean;
+  /** The day an embargoed file becomes readable (`YYYY-MM-DD`), while it is embargoed. */
+  embargoedUntil?: string;
 }
+
+/**
+ * A checksum as the listing gives it.
+ *
+ * @example
+ * ```ts
+ * import type { Checksum } from "./types.ts";
+ * const sha1: Checksum = { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" };
+ * ```
+ */
+export interface Checksum {
+  /** The algorithm as the repository names it: `MD5`, `SHA-1`, `SHA-256`, `SHA-512`. */
+  type: string;
+  /** The digest in hex. */
+  value: string;
+}
+
+/**
+ * How ingested tabular files appear: `"archival"` as listed (the archival
+ * `.tab` form, served longer than listed), `"original"` as the uploaded
+ * original (`originalFileName`, `originalFileSize`, read with
+ * `format=original`).
+ *
+ * @example
+ * ```ts
+ * import type { TabularView } from "./types.ts";
+ * const view: TabularView = "original";
+ * ```
+ */
+export type TabularView = "archival" | "original";
 
 /**
  * Where log lines go. `console` fits, and so does an `@std/log` Logger.
@@ -83,7 +131,12 @@ export interface RetryOptions {
 export interface RepoFsOptions {
   /** `repo.example.org` (https) or a base with a scheme, `http://127.0.0.1:8080`. */
   host: string;
-  /** The dataset's persistent id, `doi:<authority>/<identifier>`. */
+  /**
+   * The dataset's persistent id: `doi:<authority>/<identifier>` (also
+   * `DOI:…`, a bare `10.…/…`, `https://doi.org/…`), `hdl:<prefix>/<suffix>`
+   * (also `https://hdl.handle.net/…`) or `perma:<identifier>`; sent in the
+   * normal form `doi:` / `hdl:` / `perma:`.
+   */
   pid: string;
   /** Most simultaneous HEAD requests to the repository. Default 3. */
   headConcurrency?: number;
@@ -93,8 +146,12 @@ export interface RepoFsOptions {
    * enough that `Promise.all` over 10,000 reads does not run out of sockets.
    */
   getConcurrency?: number;
-  /** API token, sent as `X-Repo-key` to the repository only. */
+  /** API token, sent in `tokenHeader` to the repository only. */
   token?: string;
+  /** The header that carries the token to the repository. Default `X-Repo-key`. */
+  tokenHeader?: string;
+  /** Collections are at `/api/{collectionsPath}/{alias}/contents`. Default `repos`. */
+  collectionsPath?: string;
   /** Dataset version: `:latest` (default), `:latest-published`, `:draft` or a number like `1.0`. */
   version?: string;
   /** Where log lines go; silent when absent. */
@@ -105,4 +162,6 @@ export interface RepoFsOptions {
   timeoutMs?: number;
   /** Retry policy for transient failures. */
   retry?: RetryOptions;
+  /** How ingested tabular files appear; default `"archival"`. */
+  tabular?: TabularView;
 }

@@ -196,15 +196,16 @@ Deno.test("ls, tree, find, glob and info print lines and parse back as --json", 
   ok(info.stdout.includes("name:         data/table.csv\n"));
   ok(info.stdout.includes("size:         8\n"));
   const blob = json<Record<string, unknown>>(infoJson);
+  const blobMd5 = createHash("md5").update(SAMPLE["data/deep/er/blob.bin"])
+    .digest("hex");
   deepStrictEqual(blob, {
     name: "data/deep/er/blob.bin",
     type: "file",
     size: 70_000,
     id: t.emu.fileId("data/deep/er/blob.bin"),
     contentType: "application/octet-stream",
-    md5: createHash("md5").update(SAMPLE["data/deep/er/blob.bin"]).digest(
-      "hex",
-    ),
+    md5: blobMd5,
+    checksum: { type: "MD5", value: blobMd5 },
   });
   const old = await t.cli(["--dataset-version", "1.0", "find"]);
   equal(old.stdout, "old/only.txt\n");
@@ -379,11 +380,14 @@ Deno.test("get downloads a whole dataset byte for byte, --dry-run writes nothing
       skipped: 0,
       failed: 0,
       bytes: dry.bytes,
+      verified: { md5: 6 },
       unverified: 0,
+      restricted: 0,
       seconds: 0,
       interrupted: false,
       failures: [],
       unmatched: [],
+      restrictedFiles: [],
     },
   );
   deepStrictEqual(await filesBelow(out), Object.keys(SAMPLE).sort());
@@ -628,6 +632,159 @@ Deno.test("get reports an MD5 mismatch, a short and a long body, and keeps none;
   ok(result.stdout.includes("1 not verifiable"), result.stdout);
   deepStrictEqual(await filesBelow(out), ["good.txt", "table.tab"]);
   equal(await Deno.readTextFile(join(out, "table.tab")), "name\tvalue\na\t1\n");
+});
+
+Deno.test("get --tabular original verifies an ingested file's original and a SHA-1 file; a wrong SHA-1 is not kept", async () => {
+  const archival = "name\tvalue\na\t1\n";
+  const original = "name,value\r\na,1\r\n";
+  await using t = await setup({
+    files: {
+      "survey/t.tab": {
+        content: archival,
+        listedSize: 8,
+        contentType: "text/tab-separated-values",
+        tabular: true,
+        original,
+      },
+      "s.bin": { content: "abc", checksumType: "SHA-1" },
+      "bad.bin": {
+        content: "abc",
+        checksumType: "SHA-1",
+        checksum: "0".repeat(40),
+      },
+    },
+  });
+  type Summary = {
+    downloaded: number;
+    verified: Record<string, number>;
+    unverified: number;
+  };
+  const out = join(t.tmp, "out");
+  const originals = await t.cli([
+    "get",
+    "survey",
+    "s.bin",
+    "--tabular",
+    "original",
+    "--out",
+    out,
+    "--json",
+  ]);
+  const summary = json<Summary>(originals);
+  deepStrictEqual(
+    [summary.downloaded, summary.verified, summary.unverified],
+    [2, { md5: 1, sha1: 1 }, 0],
+  );
+  deepStrictEqual(await filesBelow(out), ["s.bin", "survey/t.csv"]);
+  equal(await Deno.readTextFile(join(out, "survey/t.csv")), original);
+
+  const info = await t.cli(["--tabular", "original", "info", "survey/t.csv"]);
+  ok(info.stdout.includes("content type: text/csv\n"), info.stdout);
+  ok(info.stdout.includes("ingested:     the original upload"), info.stdout);
+
+  const asListed = json<Summary>(
+    await t.cli(["get", "survey", "--out", join(t.tmp, "archival"), "--json"]),
+  );
+  deepStrictEqual([asListed.verified, asListed.unverified], [{}, 1]);
+  equal(
+    await Deno.readTextFile(join(t.tmp, "archival", "survey/t.tab")),
+    archival,
+  );
+
+  const bad = await t.cli(["get", "bad.bin", "--out", out]);
+  equal(bad.code, 1);
+  deepStrictEqual(lines(bad.stderr), [
+    `repo-fs: failed "bad.bin": SHA-1 mismatch: the listing says ${
+      "0".repeat(40)
+    }, the bytes received have a9993e364706816aba3e25717850c26c9cd0d89d; not kept`,
+  ]);
+  deepStrictEqual(await filesBelow(out), ["s.bin", "survey/t.csv"]);
+
+  const wrong = await t.cli(["--tabular", "both", "ls"]);
+  equal(wrong.code, 2, wrong.stderr);
+  ok(wrong.stderr.includes('tabular must be "archival" or "original"'));
+});
+
+Deno.test("ls, tree and info mark restricted and embargoed files; get without a token skips them and counts them apart", async () => {
+  await using t = await setup({
+    files: {
+      "open.txt": "o",
+      "secret.txt": { content: "s", restricted: true },
+      "d/later.txt": { content: "l", embargo: "2999-01-01" },
+    },
+  });
+  const [ls, lsJson, tree, info] = await Promise.all([
+    t.cli(["ls"]),
+    t.cli(["ls", "--json"]),
+    t.cli(["tree", "d"]),
+    t.cli(["info", "secret.txt"]),
+  ]);
+  deepStrictEqual(lines(ls.stdout), [
+    "     -  d/",
+    "   1 B  open.txt",
+    "   1 B  secret.txt  (restricted)",
+  ]);
+  const entries = json<Record<string, unknown>[]>(lsJson);
+  equal(entries[2].restricted, true);
+  equal(entries[1].restricted, undefined);
+  ok(
+    tree.stdout.includes("└── later.txt  (1 B, embargoed until 2999-01-01)"),
+    tree.stdout,
+  );
+  ok(info.stdout.includes("access:       restricted\n"), info.stdout);
+
+  t.emu.resetCounters();
+  const out = join(t.tmp, "out");
+  const get = await t.cli(["get", "**", "--out", out, "--json"]);
+  const summary = json<Record<string, unknown>>(get);
+  equal(summary.downloaded, 1);
+  equal(summary.failed, 0);
+  equal(summary.restricted, 2);
+  deepStrictEqual(summary.restrictedFiles, ["d/later.txt", "secret.txt"]);
+  deepStrictEqual(lines(get.stderr), [
+    'repo-fs: restricted "d/later.txt" (embargoed until 2999-01-01): skipped, no access without an API token',
+    'repo-fs: restricted "secret.txt": skipped, no access without an API token',
+  ]);
+  equal(t.emu.counters.heads, 1, "no request for a file nobody may read");
+  deepStrictEqual(await filesBelow(out), ["open.txt"]);
+  const text = await t.cli(["get", "**", "--out", join(t.tmp, "again")]);
+  equal(text.code, 0, text.stderr);
+  ok(
+    text.stdout.includes(
+      "; 2 restricted, skipped (no access without an API token)",
+    ),
+    text.stdout,
+  );
+});
+
+Deno.test("get with a token reads the restricted files it was granted; the others are failures that say why", async () => {
+  const token = `tok-${crypto.randomUUID()}`;
+  await using t = await setup({
+    token,
+    files: {
+      "mine.txt": {
+        content: "m",
+        restricted: true,
+        grantedToTokenHolder: true,
+      },
+      "theirs.txt": { content: "t", restricted: true },
+    },
+  });
+  const out = join(t.tmp, "out");
+  const result = await t.cli(["get", "**", "--out", out], {
+    REPO_API_TOKEN: token,
+  });
+  equal(result.code, 1);
+  deepStrictEqual(await filesBelow(out), ["mine.txt"]);
+  const errors = lines(result.stderr);
+  equal(errors.length, 1, result.stderr);
+  ok(errors[0].startsWith('repo-fs: failed "theirs.txt": HTTP 403'), errors[0]);
+  ok(
+    errors[0].endsWith(
+      "(the file is restricted; the API token sent has no access)",
+    ),
+    errors[0],
+  );
 });
 
 Deno.test("the token works from REPO_API_TOKEN and --token-file and is never shown", async () => {

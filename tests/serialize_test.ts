@@ -60,6 +60,7 @@ Deno.test("a rebuilt instance needs no listing request and no HEAD for cached UR
       id: emu.fileId("notes/read me.txt"),
       contentType: "text/plain",
       md5: "5d41402abc4b2a76b9719d911017c592",
+      checksum: { type: "MD5", value: "5d41402abc4b2a76b9719d911017c592" },
     });
     equal((await copy.info("survey.tab")).tabular, true, "tabular survives");
     equal((await copy.info("nosize")).tabular, undefined);
@@ -145,8 +146,13 @@ Deno.test("a malformed serialised form is a TypeError", () => {
       sizes: [],
       contentTypes: [],
       contentTypeIndex: [],
-      md5s: [],
+      checksumTypes: [],
+      checksumTypeIndex: [],
+      checksums: [],
       tabular: [],
+      originals: [],
+      restricted: [],
+      embargoes: [],
     },
   };
   throws(() => RepoFs.fromSerialized(broken), /malformed listing/);

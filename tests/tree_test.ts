@@ -297,7 +297,18 @@ Deno.test("glob: ?, [...], ** in the middle, dot names and directories", async (
 
 Deno.test("bad options are TypeErrors naming the value", () => {
   const host = "http://127.0.0.1:1";
-  for (const pid of ["10.5072/FK2/X", "doi:", "doi:10.5072", "hdl:1/2", ""]) {
+  for (
+    const pid of [
+      "10.5072",
+      "doi:",
+      "doi:10.5072",
+      "hdl:1902.1",
+      "perma:",
+      "urn:nbn:de:1",
+      "https://example.org/10.5072/FK2/X",
+      "",
+    ]
+  ) {
     throws(
       () => new RepoFs({ host, pid }),
       (e: Error) =>

@@ -10,7 +10,7 @@
 
 /// <reference lib="deno.worker" />
 
-import { DownloadUrls } from "../src/download_urls.ts";
+import { type ContentKey, DownloadUrls } from "../src/download_urls.ts";
 import { downloadToFile } from "../src/file_download.ts";
 import type { ArrayPartReader } from "../src/array_part.ts";
 import type { AccessAnswer } from "../src/repo_api.ts";
@@ -39,14 +39,14 @@ const asked = new Map<
  * `signal` withdraws the ask there too.
  */
 function askMainThread(
-  fileId: number,
+  file: ContentKey,
   stale: string | undefined,
   signal: AbortSignal,
 ): Promise<AccessAnswer> {
   const ask = ++asks;
   return new Promise((resolve, reject) => {
     asked.set(ask, { resolve, reject });
-    post({ type: "resolve", ask, fileId, stale });
+    post({ type: "resolve", ask, file, stale });
     signal.addEventListener("abort", () => {
       if (!asked.delete(ask)) return;
       post({ type: "withdraw", ask });

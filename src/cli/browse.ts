@@ -108,6 +108,7 @@ export async function datasets(context: Context): Promise<number> {
     host: context.host(),
     alias: context.arg(0)!,
     token: await context.token(),
+    ...context.names(),
     timeoutMs: context.timeoutMs(),
   });
   if (context.json) {

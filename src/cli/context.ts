@@ -1,12 +1,14 @@
 /**
  * What every command gets: the parsed command line, the output, and the
- * dataset built from the global options (host, pid, token, version, HEAD
- * limit, request timeout, logger).
+ * dataset built from the global options (host, pid, token and its header,
+ * collections path, version, HEAD limit, request timeout, logger).
  *
  * @module
  */
 
+import { type RepoNames, repositoryNames } from "../repo_api.ts";
 import { RepoFs } from "../repo_fs.ts";
+import type { TabularView } from "../types.ts";
 import {
   type CommandLine,
   integerOption,
@@ -80,6 +82,24 @@ export class Context {
   }
 
   /**
+   * `--token-header` and `--collections-path`, defaults filled in.
+   * @throws {UsageError} when one cannot be a header name or a path
+   */
+  names(): RepoNames {
+    try {
+      return repositoryNames({
+        tokenHeader: stringOption(this.line, "token-header"),
+        collectionsPath: stringOption(this.line, "collections-path"),
+      });
+    } catch (error) {
+      if (error instanceof TypeError) {
+        throw new UsageError(error.message, this.line.command?.name);
+      }
+      throw error;
+    }
+  }
+
+  /**
    * The API token: the contents of `--token-file` without its trailing
    * newline, else `REPO_API_TOKEN`, else none. The token is hidden from
    * every later stderr line.
@@ -112,16 +132,22 @@ export class Context {
     const timeoutMs = this.timeoutMs();
     const retries = integerOption(this.line, "retries", { min: 0 });
     const version = stringOption(this.line, "dataset-version");
+    const names = this.names();
+    const tabular = stringOption(this.line, "tabular") as
+      | TabularView
+      | undefined;
     const token = await this.token();
     try {
       return new RepoFs({
         host,
         pid,
         token,
+        ...names,
         ...(headConcurrency === undefined ? {} : { headConcurrency }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(retries === undefined ? {} : { retry: { retries } }),
         ...(version === undefined ? {} : { version }),
+        ...(tabular === undefined ? {} : { tabular }),
         ...(this.verbose ? { logger: this.out.logger() } : {}),
       });
     } catch (error) {

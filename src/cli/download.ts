@@ -1,16 +1,20 @@
 /**
  * The downloader behind `get`: a bounded number of files at once, each
  * checked for a safe target on this thread and then downloaded by a worker
- * of a `RepoFsPool` (streamed to a temporary name, hashed with MD5, checked
- * against the listing, renamed into place; see `src/file_download.ts`). A
+ * of a `RepoFsPool` (streamed to a temporary name, hashed with the listed
+ * checksum's algorithm, checked against the listing, renamed into place;
+ * see `src/file_download.ts`). A
  * failure or an abort removes the temporary file, so a file under its real
  * name is always complete.
  *
  * @module
  */
 
-import { createHash } from "node:crypto";
-import type { Verification } from "../file_download.ts";
+import {
+  checksumHash,
+  type Verification,
+  verifyDownload,
+} from "../file_download.ts";
 import type { RepoFsPool } from "../pool.ts";
 import type { FileInfo } from "../types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
@@ -21,7 +25,7 @@ import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
  * @example
  * ```ts
  * import type { Outcome } from "./download.ts";
- * const done: Outcome = { path: "a.txt", status: "downloaded", bytes: 3, verified: "md5" };
+ * const done: Outcome = { path: "a.txt", status: "downloaded", bytes: 3, verified: "sha256" };
  * const bad: Outcome = { path: "../x", status: "failed", error: "refused", refused: true };
  * ```
  */
@@ -134,9 +138,11 @@ export async function downloadFile(
 }
 
 /**
- * Whether the file at `target` is the listed file: same size and same MD5
- * when the listing has them (the size alone when no MD5 is listed). A file
- * with neither listed is never taken as complete; nor is a symlink.
+ * Whether the file at `target` is the listed file, checked as a download
+ * of it would be (see `verifyDownload`): same size and same checksum when
+ * the listing has them, the size alone when no checksum is listed. A file
+ * that could not be verified (neither listed, a checksum of a type that
+ * cannot be computed) is never taken as complete; nor is a symlink.
  *
  * @example
  * ```ts ignore
@@ -157,21 +163,18 @@ export async function isComplete(
   }
   if (!stat.isFile) return false;
   if (file.size !== null && stat.size !== file.size) return false;
-  if (file.md5 !== undefined) {
-    return (await md5OfFile(target, signal)) === file.md5.toLowerCase();
+  const hash = checksumHash(file);
+  if (hash !== undefined) {
+    using opened = await Deno.open(target);
+    const buffer = new Uint8Array(1 << 20);
+    for (let n; (n = await opened.read(buffer)) !== null;) {
+      signal.throwIfAborted();
+      hash.update(buffer.subarray(0, n));
+    }
   }
-  return file.size !== null;
-}
-
-async function md5OfFile(path: string, signal: AbortSignal): Promise<string> {
-  const hash = createHash("md5");
-  using file = await Deno.open(path);
-  const buffer = new Uint8Array(1 << 20);
-  for (;;) {
-    signal.throwIfAborted();
-    const n = await file.read(buffer);
-    if (n === null) break;
-    hash.update(buffer.subarray(0, n));
+  try {
+    return verifyDownload(file, stat.size, hash?.digest("hex")) !== "none";
+  } catch {
+    return false;
   }
-  return hash.digest("hex");
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { listedChecksum } from "../checksum.ts";
 import type { FileInfo } from "../types.ts";
 import { displayPath } from "./io.ts";
 
@@ -52,16 +53,42 @@ export function formatDuration(seconds: number): string {
 }
 
 /**
+ * Why a file may not be readable: `restricted`, or `embargoed until
+ * <date>`; `undefined` for a file anyone may read.
+ *
+ * @example
+ * ```ts
+ * import { accessNote } from "./format.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(accessNote({ name: "a", type: "file", size: 1, restricted: true }), "restricted");
+ * equal(
+ *   accessNote({ name: "a", type: "file", size: 1, restricted: true, embargoedUntil: "2999-01-01" }),
+ *   "embargoed until 2999-01-01",
+ * );
+ * equal(accessNote({ name: "a", type: "file", size: 1 }), undefined);
+ * ```
+ */
+export function accessNote(info: FileInfo): string | undefined {
+  if (info.embargoedUntil !== undefined) {
+    return `embargoed until ${info.embargoedUntil}`;
+  }
+  return info.restricted ? "restricted" : undefined;
+}
+
+/**
  * `ls` output: one line per entry, the size right-aligned (`-` for a
- * directory), then the full dataset path, directories ending in `/`.
+ * directory), then the full dataset path, directories ending in `/`, and
+ * for a restricted or embargoed file its {@linkcode accessNote}.
  *
  * @example
  * ```ts
  * import { lsLines } from "./format.ts";
- * lsLines([
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(lsLines([
  *   { name: "data", type: "directory", size: 0 },
  *   { name: "README.md", type: "file", size: 18 },
- * ]); // ["     -  data/", "  18 B  README.md"]
+ *   { name: "secret.csv", type: "file", size: 7, restricted: true },
+ * ]), ["     -  data/", "  18 B  README.md", "   7 B  secret.csv  (restricted)"]);
  * ```
  */
 export function lsLines(entries: readonly FileInfo[]): string[] {
@@ -69,11 +96,12 @@ export function lsLines(entries: readonly FileInfo[]): string[] {
     e.type === "directory" ? "-" : formatSize(e.size)
   );
   const width = Math.max(6, ...sizes.map((s) => s.length));
-  return entries.map((entry, i) =>
-    `${sizes[i].padStart(width)}  ${displayPath(entry.name)}${
+  return entries.map((entry, i) => {
+    const note = accessNote(entry);
+    return `${sizes[i].padStart(width)}  ${displayPath(entry.name)}${
       entry.type === "directory" ? "/" : ""
-    }`
-  );
+    }${note === undefined ? "" : `  (${note})`}`;
+  });
 }
 
 /**
@@ -82,8 +110,14 @@ export function lsLines(entries: readonly FileInfo[]): string[] {
  * @example
  * ```ts
  * import { infoLines } from "./format.ts";
- * infoLines({ name: "a.txt", type: "file", size: 2048, id: 7 });
- * // ["name:         a.txt", "type:         file", "size:         2048 (2.0 KiB)", "id:           7"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(infoLines({ name: "a.txt", type: "file", size: 2048, id: 7 }), [
+ *   "name:         a.txt", "type:         file", "size:         2048 (2.0 KiB)", "id:           7",
+ * ]);
+ * deepStrictEqual(
+ *   infoLines({ name: "b", type: "file", size: 3, checksum: { type: "SHA-1", value: "a999" }, restricted: true }).slice(3),
+ *   ["checksum:     SHA-1 a999", "access:       restricted"],
+ * );
  * ```
  */
 export function infoLines(info: FileInfo): string[] {
@@ -105,6 +139,17 @@ export function infoLines(info: FileInfo): string[] {
   if (info.contentType !== undefined) {
     rows.push(["content type", info.contentType]);
   }
-  if (info.md5 !== undefined) rows.push(["md5", info.md5]);
+  const checksum = listedChecksum(info);
+  if (checksum !== undefined) {
+    rows.push(["checksum", `${checksum.type} ${checksum.value}`]);
+  }
+  if (info.tabular) {
+    rows.push(["ingested", "archival form, served longer than listed"]);
+  }
+  if (info.format === "original") {
+    rows.push(["ingested", "the original upload (format=original)"]);
+  }
+  const note = accessNote(info);
+  if (note !== undefined) rows.push(["access", note]);
   return rows.map(([field, value]) => `${`${field}:`.padEnd(14)}${value}`);
 }

@@ -1,13 +1,16 @@
 /**
  * The `get` command: selects files by pattern, then lists them
  * (`--dry-run`) or downloads them with {@linkcode downloadAll}, showing
- * progress on a terminal and a summary at the end.
+ * progress on a terminal and a summary at the end. Without an API token,
+ * files the listing marks restricted or embargoed are skipped and reported
+ * apart: no request could read them.
  *
  * @module
  */
 
 import { RepoFsPool } from "../pool.ts";
 import type { RepoFs } from "../repo_fs.ts";
+import type { Verification } from "../file_download.ts";
 import type { FileInfo } from "../types.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
@@ -41,8 +44,9 @@ export interface Failure {
 
 /**
  * `get PATTERN... --out DIR [--parallel N] [--resume] [--dry-run]`.
- * Exit status 0 when every selected file arrived (or was already there),
- * 1 when any failed, was refused, or a pattern matched nothing, 130 when
+ * Exit status 0 when every selected file arrived (or was already there, or
+ * is restricted and no token was given), 1 when any failed, was refused,
+ * or a pattern matched nothing, 130 when
  * interrupted by SIGINT or SIGTERM: the downloads in flight are stopped,
  * their temporary files removed, and one line says how far it got.
  *
@@ -78,23 +82,37 @@ export async function get(context: Context): Promise<number> {
     out.error(`no file matches ${quotePath(pattern)}`);
   }
   const selected = selection.files.length + selection.refused.length;
+  const anonymous = await context.token() === undefined;
+  const restricted = anonymous
+    ? selection.files.filter((file) => file.restricted)
+    : [];
+  for (const file of restricted) out.error(restrictedLine(file));
+  const readable = restricted.length === 0
+    ? selection.files
+    : selection.files.filter((file) => !file.restricted);
 
   if (dryRun) {
-    const files = selection.files.filter((file) => {
+    const files = readable.filter((file) => {
       const reason = unsafePathReason(file.name);
       if (reason !== undefined) {
         fail({ path: file.name, error: reason, refused: true });
       }
       return reason === undefined;
     });
-    await printPlan(context, { selected, files, failures, selection });
+    await printPlan(context, {
+      selected,
+      files,
+      failures,
+      selection,
+      restricted,
+    });
   } else {
     const root = await OutputRoot.open(outDir!);
     const started = performance.now();
     const { outcomes, interrupted } = await download(context, {
       fs,
       root,
-      files: selection.files,
+      files: readable,
       parallel,
       fail,
     });
@@ -108,6 +126,7 @@ export async function get(context: Context): Promise<number> {
         seconds,
         interrupted,
         unmatched: selection.unmatched,
+        restricted,
       });
     }
     if (interrupted) {
@@ -165,6 +184,16 @@ async function download(
   }
 }
 
+/** The line for a restricted file skipped for want of a token. */
+function restrictedLine(file: FileInfo): string {
+  const embargo = file.embargoedUntil === undefined
+    ? ""
+    : ` (embargoed until ${file.embargoedUntil})`;
+  return `restricted ${
+    quotePath(file.name)
+  }${embargo}: skipped, no access without an API token`;
+}
+
 /** The one line an interrupted run ends with. */
 function interruptedLine(outcomes: Outcome[], selected: number): string {
   const downloaded = outcomes.filter((o) => o.status === "downloaded").length;
@@ -184,9 +213,10 @@ async function printPlan(
     files: FileInfo[];
     failures: Failure[];
     selection: Selection;
+    restricted: FileInfo[];
   },
 ): Promise<void> {
-  const { files } = plan;
+  const { files, restricted } = plan;
   const bytes = files.reduce((sum, file) => sum + (file.size ?? 0), 0);
   if (context.json) {
     await context.out.json({
@@ -196,6 +226,8 @@ async function printPlan(
       files: files.map((file) => ({ path: file.name, size: file.size })),
       failures: plan.failures,
       unmatched: plan.selection.unmatched,
+      restricted: restricted.length,
+      restrictedFiles: restricted.map((file) => file.name),
     });
     return;
   }
@@ -204,9 +236,16 @@ async function printPlan(
       ...lsLines(files),
       `${files.length} file${files.length === 1 ? "" : "s"}, ${
         formatSize(bytes)
-      }; nothing written (dry run)`,
+      }; nothing written (dry run)${restrictedNote(restricted.length)}`,
     ].join("\n"),
   );
+}
+
+/** What the summary says of restricted files skipped, if any. */
+function restrictedNote(count: number): string {
+  return count === 0
+    ? ""
+    : `; ${count} restricted, skipped (no access without an API token)`;
 }
 
 /** The closing summary: one line, or one JSON object. */
@@ -220,18 +259,22 @@ async function printSummary(
     seconds: number;
     interrupted: boolean;
     unmatched: string[];
+    restricted: FileInfo[];
   },
 ): Promise<void> {
-  const { outcomes, failures, seconds } = run;
+  const { outcomes, failures, seconds, restricted } = run;
   const count = (status: Outcome["status"]) =>
     outcomes.filter((o) => o.status === status).length;
   const bytes = outcomes.reduce(
     (sum, o) => sum + (o.status === "downloaded" ? o.bytes : 0),
     0,
   );
-  const unverified =
-    outcomes.filter((o) => o.status === "downloaded" && o.verified === "none")
-      .length;
+  const verified: Partial<Record<Verification, number>> = {};
+  for (const outcome of outcomes) {
+    if (outcome.status !== "downloaded") continue;
+    verified[outcome.verified] = (verified[outcome.verified] ?? 0) + 1;
+  }
+  const { none: unverified = 0, ...checked } = verified;
   if (context.json) {
     await context.out.json({
       out: run.out,
@@ -240,11 +283,14 @@ async function printSummary(
       skipped: count("skipped"),
       failed: failures.length,
       bytes,
+      verified: checked,
       unverified,
+      restricted: restricted.length,
       seconds: Math.round(seconds * 1000) / 1000,
       interrupted: run.interrupted,
       failures,
       unmatched: run.unmatched,
+      restrictedFiles: restricted.map((file) => file.name),
     });
     return;
   }
@@ -259,8 +305,9 @@ async function printSummary(
       failures.length > 0 ? `; ${failures.length} failed` : "",
       refused > 0 ? ` (${refused} refused as unsafe)` : "",
       unverified > 0
-        ? `; ${unverified} not verifiable (no size or MD5 listed, or an ingested tabular file)`
+        ? `; ${unverified} not verifiable (no size or checksum listed, a checksum of an unknown type, or an ingested tabular file)`
         : "",
+      restrictedNote(restricted.length),
     ].join(""),
   );
 }

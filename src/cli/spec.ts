@@ -74,12 +74,24 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   pid: {
     type: "string",
     value: "P",
-    description: "dataset persistent id: doi:<authority>/<identifier>",
+    description:
+      "dataset persistent id: doi:…, hdl:…, perma:…, or a doi.org / hdl.handle.net URL",
   },
   "token-file": {
     type: "string",
     value: "F",
     description: "read the API token from F (wins over REPO_API_TOKEN)",
+  },
+  "token-header": {
+    type: "string",
+    value: "H",
+    description: "the header that carries the token (default X-Repo-key)",
+  },
+  "collections-path": {
+    type: "string",
+    value: "P",
+    description:
+      "collections are at /api/P/ALIAS/contents (default repos; dataverses on Dataverse)",
   },
   "head-concurrency": {
     type: "string",
@@ -105,6 +117,12 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     type: "string",
     value: "V",
     description: ":latest (default), :latest-published, :draft or 1.0",
+  },
+  tabular: {
+    type: "string",
+    value: "original|archival",
+    description:
+      "ingested tabular files as listed (archival, default) or as uploaded (original)",
   },
   json: { type: "boolean", description: "machine-readable JSON on stdout" },
   verbose: {
@@ -215,11 +233,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "PATTERN is a glob pattern or a path; a directory means everything below it,",
       "and ** means the whole dataset. Each file is written to a temporary name,",
-      "checked against the listed MD5 (or size), then renamed into place, so an",
-      "interrupted run leaves no half-written file. Paths that could escape DIR",
-      "(.., absolute, backslash, control characters, drive letters, symlinks) are",
-      "refused and reported; the rest of the download goes on. A progress bar is",
-      "shown on stderr when it is a terminal (not with --json).",
+      "checked against the listed checksum (MD5, SHA-1, SHA-256, SHA-512) or size,",
+      "then renamed into place, so an interrupted run leaves no half-written file.",
+      "Paths that could escape DIR (.., absolute, backslash, control characters,",
+      "drive letters, symlinks) are refused and reported; the rest of the download",
+      "goes on. Without a token, restricted and embargoed files are skipped and",
+      "counted apart. A progress bar is shown on stderr when it is a terminal (not",
+      "with --json).",
       "Exit 0 when every file arrived, 1 when any failed or was refused, 130 when",
       "stopped by Ctrl-C or SIGTERM: files not finished are removed; --resume goes on.",
     ].join("\n"),
@@ -237,7 +257,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       resume: {
         type: "boolean",
-        description: "skip files already complete in DIR (listed size and MD5)",
+        description:
+          "skip files already complete in DIR (listed size and checksum)",
       },
       "dry-run": {
         type: "boolean",
@@ -328,8 +349,9 @@ export function helpText(command?: CommandSpec): string {
     ...(command.details ? ["", command.details] : []),
     ...own,
     "",
-    "Global options: --host H --pid P --token-file F --head-concurrency N",
-    "  --timeout-ms N --retries N --dataset-version V --json --verbose",
+    "Global options: --host H --pid P --token-file F --token-header H",
+    "  --collections-path P --head-concurrency N",
+    "  --timeout-ms N --retries N --dataset-version V --tabular T --json --verbose",
     "  (see repo-fs --help)",
     "",
   ].join("\n");

@@ -8,7 +8,7 @@
 import { baseName } from "../paths.ts";
 import type { RepoFs } from "../repo_fs.ts";
 import type { FileInfo } from "../types.ts";
-import { formatSize } from "./format.ts";
+import { accessNote, formatSize } from "./format.ts";
 import { displayPath } from "./io.ts";
 
 /**
@@ -104,9 +104,13 @@ export function drawTree(root: TreeNode): string[] {
 }
 
 function label(node: TreeNode, name: string): string {
-  return node.type === "directory"
-    ? `${displayPath(name)}${name === "." ? "" : "/"}`
-    : `${displayPath(name)}  (${formatSize(node.size)})`;
+  if (node.type === "directory") {
+    return `${displayPath(name)}${name === "." ? "" : "/"}`;
+  }
+  const note = accessNote(node);
+  return `${displayPath(name)}  (${formatSize(node.size)}${
+    note === undefined ? "" : `, ${note}`
+  })`;
 }
 
 function plural(n: number, one: string, many: string): string {

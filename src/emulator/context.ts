@@ -31,6 +31,14 @@ export interface EmulatorContext {
   signer: UrlSigner;
   /** The token repository requests need, if any. */
   token?: string;
+  /** The header that carries the token. */
+  tokenHeader: string;
+  /** The path segment(s) of collections under `/api`. */
+  collectionsPath: string;
+  /** Whether the version files endpoint pages (else it answers 404). */
+  pagedFiles: boolean;
+  /** Most files per page of the paged file list. */
+  maxPageSize: number;
   /** `http://<host>:<port>` of the object store. */
   storeOrigin: string;
   /** Aborts when the emulator closes. */

@@ -15,7 +15,11 @@
  * ```
  */
 export interface EmulatorCounters {
-  /** Requests to the dataset and version endpoints. */
+  /**
+   * Requests to the dataset and version endpoints: a version, each page of
+   * its file list (404s included when `pagedFiles` is off), the list of
+   * versions.
+   */
   listingCalls: number;
   /** Requests to the collection contents endpoint. */
   collectionCalls: number;
@@ -42,7 +46,7 @@ export interface EmulatorCounters {
   storeBytes: number;
   /** Body bytes the access endpoint sent itself (no-redirect mode). */
   accessBytes: number;
-  /** Store requests that carried `X-Repo-key`; a correct client keeps this at 0. */
+  /** Store requests that carried the token header; a correct client keeps this at 0. */
   storeRequestsWithToken: number;
   /** Requests answered by a failure rule. */
   failuresInjected: number;

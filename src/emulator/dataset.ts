@@ -1,19 +1,26 @@
 /**
- * The emulated dataset, built once at start: every file's bytes, MD5, id and
- * storage key, indexes by id and by store path, and the JSON answers encoded
- * ahead of time so that requests cost a map lookup.
+ * The emulated dataset, built once at start: every file's bytes (and a
+ * tabular file's original upload), checksum, id and storage key, indexes by
+ * id and by store path, and the JSON answers encoded ahead of time so that
+ * requests cost a map lookup.
  *
  * @module
  */
 
 import { createHash } from "node:crypto";
+import { checksumKind } from "../checksum.ts";
 import {
   collectionItem,
   type DatasetFacts,
   fileEntry,
+  filePid,
   versionObject,
 } from "./metadata.ts";
-import type { EmulatorEntry } from "./options.ts";
+import type {
+  EmulatorEntry,
+  EmulatorFileSpec,
+  EmulatorOptions,
+} from "./options.ts";
 import { type DatasetSources, toFileSpec } from "./sources.ts";
 
 const BUCKET = "repo-emulator";
@@ -29,7 +36,8 @@ const encoder = new TextEncoder();
  * import type { StoredFile } from "./dataset.ts";
  * const file: StoredFile = {
  *   id: 1001, bytes: new Uint8Array([104, 105]), contentType: "text/plain",
- *   restricted: false, storagePath: "/repo-emulator/18c0-0000000003e9",
+ *   restricted: false, grantedToTokenHolder: false,
+ *   storagePath: "/repo-emulator/18c0-0000000003e9",
  * };
  * ```
  */
@@ -42,8 +50,14 @@ export interface StoredFile {
   contentType: string;
   /** Whether the access endpoint refuses it. */
   restricted: boolean;
+  /** The day an embargo ends (`YYYY-MM-DD`); until then the access endpoint refuses it. */
+  embargo?: string;
+  /** Requests carrying the emulator's token may read it, restricted or embargoed. */
+  grantedToTokenHolder: boolean;
   /** URL path of the file on the object store. */
   storagePath: string;
+  /** A tabular file's original upload, served for `format=original`. */
+  original?: StoredFile;
 }
 
 /**
@@ -61,7 +75,21 @@ export interface DatasetVersion {
   json: Uint8Array<ArrayBuffer>;
   /** File id by `directoryLabel/filename` (just `filename` without a label). */
   idsByPath: Map<string, number>;
+  /** The version object, files included: what file pages and the list of versions are cut from. */
+  object: Record<string, unknown>;
 }
+
+/**
+ * What real installations vary that the dataset's JSON shows: file
+ * persistent ids and deaccessioned versions; see {@linkcode EmulatorOptions}.
+ *
+ * @example
+ * ```ts
+ * import type { DatasetShape } from "./dataset.ts";
+ * const shape: DatasetShape = { filePids: true, deaccessioned: ["1.0"] };
+ * ```
+ */
+export type DatasetShape = Pick<EmulatorOptions, "filePids" | "deaccessioned">;
 
 /**
  * The whole emulated dataset.
@@ -111,7 +139,11 @@ export function buildDataset(
   sources: DatasetSources,
   pid: string,
   alias: string,
+  shape: DatasetShape = {},
 ): Dataset {
+  const { deaccessioned = [] } = shape;
+  const isDeaccessioned = (name = ":latest") =>
+    deaccessioned === true || deaccessioned.includes(name);
   const facts: DatasetFacts = { pid, datasetId: 1, createdAt: new Date() };
   const filesById = new Map<number, StoredFile>();
   const filesByStoragePath = new Map<string, StoredFile>();
@@ -126,24 +158,36 @@ export function buildDataset(
     const files = entries.map((entry) => {
       const id = FIRST_FILE_ID + filesById.size;
       const spec = toFileSpec(entry.file);
-      const bytes = typeof spec.content === "string"
-        ? encoder.encode(spec.content)
-        : new Uint8Array(spec.content);
+      const bytes = bytesOf(spec.content);
+      const original = spec.tabular
+        ? spec.original === undefined ? bytes : bytesOf(spec.original)
+        : undefined;
       const storageKey = `${stampHex}-${id.toString(16).padStart(12, "0")}`;
       const stored: StoredFile = {
         id,
         bytes,
         contentType: spec.contentType ?? "application/octet-stream",
         restricted: spec.restricted ?? false,
+        grantedToTokenHolder: spec.grantedToTokenHolder ?? false,
         storagePath: `/${BUCKET}/${storageKey}`,
       };
+      if (spec.embargo !== undefined) stored.embargo = spec.embargo;
+      if (original !== undefined) {
+        stored.original = {
+          ...stored,
+          bytes: original,
+          contentType: "text/csv",
+          storagePath: `${stored.storagePath}.orig`,
+        };
+        filesByStoragePath.set(stored.original.storagePath, stored.original);
+      }
       filesById.set(id, stored);
       filesByStoragePath.set(stored.storagePath, stored);
       const path = entry.directoryLabel
         ? `${entry.directoryLabel}/${entry.filename}`
         : entry.filename;
       if (!idsByPath.has(path)) idsByPath.set(path, id);
-      return fileEntry(
+      const listed = fileEntry(
         {
           id,
           filename: entry.filename,
@@ -152,23 +196,31 @@ export function buildDataset(
           listedSize: spec.listedSize === undefined
             ? bytes.length
             : spec.listedSize,
-          md5: spec.md5 === undefined
-            ? createHash("md5").update(bytes).digest("hex")
-            : spec.md5,
+          checksum: listedChecksum(spec, original ?? bytes),
           restricted: stored.restricted,
+          embargo: spec.embargo,
           storageIdentifier: `s3://${BUCKET}:${storageKey}`,
-          original: spec.tabular
-            ? { fileName: csvName(entry.filename), size: bytes.length }
-            : undefined,
+          original: original && {
+            fileName: csvName(entry.filename),
+            size: original.length,
+          },
         },
         versionId,
         facts.createdAt,
       );
+      if (shape.filePids) {
+        (listed.dataFile as Record<string, unknown>).persistentId = filePid(
+          pid,
+          id,
+        );
+      }
+      return listed;
     });
     const version = versionObject(facts, {
       id: versionId,
       internalVersionNumber: versionId,
       name,
+      deaccessioned: isDeaccessioned(name),
     }, files);
     return { version, idsByPath };
   };
@@ -181,6 +233,7 @@ export function buildDataset(
     named.set(name, {
       json: okJson(built.version),
       idsByPath: built.idsByPath,
+      object: built.version,
     });
   }
   const item = collectionItem(facts);
@@ -188,8 +241,14 @@ export function buildDataset(
     pid,
     alias,
     collectionJson: okJson([item]),
-    datasetJson: okJson({ ...item, latestVersion: main.version }),
-    main: { json: okJson(main.version), idsByPath: main.idsByPath },
+    datasetJson: okJson(
+      deaccessioned === true ? item : { ...item, latestVersion: main.version },
+    ),
+    main: {
+      json: okJson(main.version),
+      idsByPath: main.idsByPath,
+      object: main.version,
+    },
     named,
     filesById,
     filesByStoragePath,
@@ -216,6 +275,29 @@ export function findVersion(
   if (name === undefined) return dataset.main;
   return dataset.named.get(name) ??
     (MAIN_VERSION_NAMES.has(name) ? dataset.main : undefined);
+}
+
+function bytesOf(content: Uint8Array | string): Uint8Array<ArrayBuffer> {
+  return typeof content === "string"
+    ? encoder.encode(content)
+    : new Uint8Array(content);
+}
+
+/** The checksum the listing gives for a file whose checksummed bytes are `bytes`. */
+function listedChecksum(
+  spec: EmulatorFileSpec,
+  bytes: Uint8Array,
+): { type: string; value: string } | null {
+  const type = spec.checksumType ?? "MD5";
+  const given = spec.checksum !== undefined
+    ? spec.checksum
+    : type === "MD5"
+    ? spec.md5
+    : undefined;
+  if (given === null) return null;
+  const value = given ??
+    createHash(checksumKind(type)!).update(bytes).digest("hex");
+  return { type, value };
 }
 
 function csvName(filename: string): string {

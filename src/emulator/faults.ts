@@ -17,7 +17,7 @@
 export interface FailureRule {
   /**
    * Which requests: `repo` every repository request; `listing` the dataset
-   * and version endpoints; `head` HEADs on the access endpoint; `content`
+   * and version endpoints (file pages and the list of versions included); `head` HEADs on the access endpoint; `content`
    * store GETs and GETs on the access endpoint; `store` every store request;
    * `any` everything.
    */
@@ -32,7 +32,7 @@ export interface FailureRule {
   pathIncludes?: string;
   /**
    * When true the answer's message is `Bad API key <key>`, quoting the
-   * `X-Repo-key` the request carried, as some installations do.
+   * token header the request carried, as some installations do.
    */
   echoToken?: boolean;
 }
@@ -61,6 +61,8 @@ export interface FailureRule {
  *   trickle: { bytes: 64, everyMs: 10 },
  *   headDelayMs: 0,
  *   shiftContentRange: 0,
+ *   pageOverlap: 0,
+ *   pageTotalDrift: 0,
  * };
  * ```
  */
@@ -119,6 +121,18 @@ export interface EmulatorFaults {
    * byte (same length and total, same body).
    */
   shiftContentRange: number;
+  /**
+   * The next n pages of the paged file list that do not start at offset 0
+   * start one file early, repeating the last file of the page before, as
+   * when a file is renamed to the front of the list between pages.
+   */
+  pageOverlap: number;
+  /**
+   * The next n pages of the paged file list that do not start at offset 0
+   * say `totalCount` is one more than it is, as when a file is added
+   * between pages.
+   */
+  pageTotalDrift: number;
 }
 
 /**
@@ -137,7 +151,9 @@ export type CountdownFault =
   | "malformedJson"
   | "portalPage"
   | "stall"
-  | "shiftContentRange";
+  | "shiftContentRange"
+  | "pageOverlap"
+  | "pageTotalDrift";
 
 /**
  * The knobs with their defaults, overridden by `initial`. The failure rules
@@ -169,6 +185,8 @@ export function createFaults(
     stall: 0,
     trickle: null,
     shiftContentRange: 0,
+    pageOverlap: 0,
+    pageTotalDrift: 0,
     ...initial,
     failures: (initial.failures ?? []).map((rule) => ({ ...rule })),
   };

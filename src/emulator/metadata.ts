@@ -8,24 +8,50 @@
 /** A JSON object. */
 type Json = Record<string, unknown>;
 
-/** A persistent id taken apart: `doi:10.5072/FK2/X` is `doi`, `10.5072`, `FK2/X`. */
+/**
+ * A persistent id taken apart: `doi:10.5072/FK2/X` is `doi`, `10.5072`,
+ * `/`, `FK2/X`; a `perma:ABC123` without a `/` has an empty authority and
+ * separator.
+ */
 interface PidParts {
   /** The scheme before the first `:`. */
   protocol: string;
   /** Between the `:` and the first `/`. */
   authority: string;
+  /** `/`, or `""` when the id has none. */
+  separator: string;
   /** Everything after the first `/`. */
   identifier: string;
 }
 
 function parsePid(pid: string): PidParts {
-  const match = /^([^:/]+):([^/]+)\/(.+)$/.exec(pid);
-  if (!match) {
+  const match = /^([^:/]+):(?:([^/]+)\/)?(.+)$/.exec(pid);
+  if (!match || (match[2] === undefined && match[1] !== "perma")) {
     throw new TypeError(
-      `A pid must look like <protocol>:<authority>/<identifier>, got "${pid}"`,
+      `A pid must look like <protocol>:<authority>/<identifier> or perma:<identifier>, got "${pid}"`,
     );
   }
-  return { protocol: match[1], authority: match[2], identifier: match[3] };
+  const [, protocol, authority = "", identifier] = match;
+  const separator = authority === "" ? "" : "/";
+  return { protocol, authority, separator, identifier };
+}
+
+/** Where the dataset's files are stored, as the real repository names it. */
+function storageOf(parts: PidParts): string {
+  return `s3://${parts.authority}${parts.separator}${parts.identifier}`;
+}
+
+/** The resolver URL of a persistent id. */
+function persistentUrl(parts: PidParts): string {
+  const { protocol, authority, separator, identifier } = parts;
+  switch (protocol) {
+    case "hdl":
+      return `https://hdl.handle.net/${authority}/${identifier}`;
+    case "doi":
+      return `https://doi.org/${authority}/${identifier}`;
+    default:
+      return `https://repo.example.org/citation?persistentId=${protocol}:${authority}${separator}${identifier}`;
+  }
 }
 
 /**
@@ -58,18 +84,17 @@ export interface DatasetFacts {
  * ```
  */
 export function collectionItem(facts: DatasetFacts): Json {
-  const { protocol, authority, identifier } = parsePid(facts.pid);
+  const parts = parsePid(facts.pid);
+  const { protocol, authority, separator, identifier } = parts;
   return {
     id: facts.datasetId,
     identifier,
-    persistentUrl: protocol === "hdl"
-      ? `https://hdl.handle.net/${authority}/${identifier}`
-      : `https://doi.org/${authority}/${identifier}`,
+    persistentUrl: persistentUrl(parts),
     protocol,
     authority,
-    separator: "/",
+    separator,
     publisher: "Emulated Repository",
-    storageIdentifier: `s3://${authority}/${identifier}`,
+    storageIdentifier: storageOf(parts),
     datasetType: "dataset",
     type: "dataset",
   };
@@ -83,6 +108,7 @@ export function collectionItem(facts: DatasetFacts): Json {
  * import type { VersionFacts } from "./metadata.ts";
  * const draft: VersionFacts = { id: 1, internalVersionNumber: 1 };
  * const published: VersionFacts = { id: 2, internalVersionNumber: 2, name: "1.0" };
+ * const withdrawn: VersionFacts = { id: 3, internalVersionNumber: 3, name: "2.0", deaccessioned: true };
  * ```
  */
 export interface VersionFacts {
@@ -92,6 +118,8 @@ export interface VersionFacts {
   internalVersionNumber: number;
   /** A published version's number such as `1.0`; absent for the draft. */
   name?: string;
+  /** The version is deaccessioned: `versionState` says `DEACCESSIONED`. */
+  deaccessioned?: boolean;
 }
 
 /**
@@ -100,8 +128,11 @@ export interface VersionFacts {
  * @example
  * ```ts
  * import { versionObject } from "./metadata.ts";
+ * import { equal } from "node:assert/strict";
  * const facts = { pid: "doi:10.5072/FK2/X", datasetId: 1, createdAt: new Date() };
- * versionObject(facts, { id: 1, internalVersionNumber: 1 }, []).versionState; // "DRAFT"
+ * equal(versionObject(facts, { id: 1, internalVersionNumber: 1 }, []).versionState, "DRAFT");
+ * const withdrawn = { id: 2, internalVersionNumber: 2, name: "1.0", deaccessioned: true };
+ * equal(versionObject(facts, withdrawn, []).versionState, "DEACCESSIONED");
  * ```
  */
 export function versionObject(
@@ -109,15 +140,19 @@ export function versionObject(
   version: VersionFacts,
   files: Json[],
 ): Json {
-  const { authority, identifier } = parsePid(facts.pid);
   const number = /^(\d+)\.(\d+)$/.exec(version.name ?? "");
   const timestamp = isoSeconds(facts.createdAt);
+  const state = version.deaccessioned
+    ? "DEACCESSIONED"
+    : number
+    ? "RELEASED"
+    : "DRAFT";
   return {
     id: version.id,
     datasetId: facts.datasetId,
     datasetPersistentId: facts.pid,
     datasetType: "dataset",
-    storageIdentifier: `s3://${authority}/${identifier}`,
+    storageIdentifier: storageOf(parsePid(facts.pid)),
     ...(number
       ? {
         versionNumber: Number(number[1]),
@@ -125,8 +160,11 @@ export function versionObject(
       }
       : {}),
     internalVersionNumber: version.internalVersionNumber,
-    versionState: number ? "RELEASED" : "DRAFT",
+    versionState: state,
     latestVersionPublishingState: "DRAFT",
+    ...(version.deaccessioned
+      ? { deaccessionNote: "Withdrawn in the emulator." }
+      : {}),
     deaccessionLink: "",
     lastUpdateTime: timestamp,
     createTime: timestamp,
@@ -153,7 +191,8 @@ export function versionObject(
  * import type { FileFacts } from "./metadata.ts";
  * const facts: FileFacts = {
  *   id: 7, filename: "a.txt", contentType: "text/plain", listedSize: 2,
- *   md5: null, restricted: false, storageIdentifier: "s3://bucket:18c0-7",
+ *   checksum: { type: "SHA-1", value: "c22b5f9178342609428d6f51b2c5af4c0bde6a42" },
+ *   restricted: false, storageIdentifier: "s3://bucket:18c0-7",
  * };
  * ```
  */
@@ -168,10 +207,12 @@ export interface FileFacts {
   contentType: string;
   /** `filesize`; `null` leaves it out. */
   listedSize: number | null;
-  /** `md5` and `checksum`; `null` leaves both out. */
-  md5: string | null;
+  /** `checksum`, and `md5` too when its type is `MD5`; `null` leaves both out. */
+  checksum: { type: string; value: string } | null;
   /** Whether the file is restricted. */
   restricted: boolean;
+  /** `embargo.dateAvailable`: the day an embargo ends; `undefined` for none. */
+  embargo?: string;
   /** `s3://<bucket>:<key>`. */
   storageIdentifier: string;
   /** For an ingested tabular file, the uploaded CSV it was made from. */
@@ -184,18 +225,23 @@ export interface FileFacts {
  * @example
  * ```ts
  * import { fileEntry } from "./metadata.ts";
+ * import { equal } from "node:assert/strict";
  * const entry = fileEntry({
  *   id: 7, filename: "a.txt", contentType: "text/plain", listedSize: 2,
- *   md5: null, restricted: false, storageIdentifier: "s3://bucket:18c0-7",
+ *   checksum: { type: "SHA-1", value: "c22b5f9178342609428d6f51b2c5af4c0bde6a42" },
+ *   restricted: false, storageIdentifier: "s3://bucket:18c0-7",
  * }, 1, new Date());
- * "directoryLabel" in entry; // false
+ * equal("directoryLabel" in entry, false);
+ * equal("md5" in (entry.dataFile as object), false, "md5 only for an MD5 checksum");
  * const table = fileEntry({
  *   id: 8, filename: "t.tab", contentType: "text/tab-separated-values",
- *   listedSize: 4, md5: null, restricted: false,
+ *   listedSize: 4, checksum: null, restricted: false, embargo: "2999-01-01",
  *   storageIdentifier: "s3://bucket:18c0-8",
  *   original: { fileName: "t.csv", size: 9 },
  * }, 1, new Date());
- * (table.dataFile as { tabularData: boolean }).tabularData; // true
+ * const dataFile = table.dataFile as { tabularData: boolean; embargo: { dateAvailable: string } };
+ * equal(dataFile.tabularData, true);
+ * equal(dataFile.embargo.dateAvailable, "2999-01-01");
  * ```
  */
 export function fileEntry(
@@ -225,13 +271,72 @@ export function fileEntry(
         originalFileName: file.original.fileName,
       }),
       rootDataFileId: -1,
-      ...(file.md5 === null
-        ? {}
-        : { md5: file.md5, checksum: { type: "MD5", value: file.md5 } }),
+      ...(file.checksum?.type === "MD5" ? { md5: file.checksum.value } : {}),
+      ...(file.checksum === null ? {} : { checksum: { ...file.checksum } }),
       ...(file.original === undefined ? {} : { tabularData: true }),
+      ...(file.embargo === undefined ? {} : {
+        embargo: { dateAvailable: file.embargo, reason: "Emulated embargo" },
+      }),
       creationDate: createdAt.toISOString().slice(0, 10),
     },
   };
+}
+
+/** Six base-36 digits: 36^6 ids before two files share a persistent id. */
+const FILE_PID_SPACE = 36 ** 6;
+
+/**
+ * The persistent id of a file, as installations that register file DOIs
+ * mint it: the dataset's, a `/`, and six upper-case letters or digits
+ * derived from the file id (distinct for distinct ids below 36^6).
+ *
+ * @example
+ * ```ts
+ * import { filePid } from "./metadata.ts";
+ * import { match, notEqual } from "node:assert/strict";
+ * match(filePid("doi:10.5072/FK2/X", 1001), /^doi:10\.5072\/FK2\/X\/[0-9A-Z]{6}$/);
+ * notEqual(filePid("doi:10.5072/FK2/X", 1001), filePid("doi:10.5072/FK2/X", 1002));
+ * ```
+ */
+export function filePid(datasetPid: string, fileId: number): string {
+  // An affine map with a multiplier prime to 36 permutes 0 .. 36^6 - 1.
+  const code = (fileId * 1_000_003 + 46_656) % FILE_PID_SPACE;
+  return `${datasetPid}/${code.toString(36).toUpperCase().padStart(6, "0")}`;
+}
+
+/**
+ * A version object without its files, as the list of versions gives it.
+ *
+ * @example
+ * ```ts
+ * import { versionSummary } from "./metadata.ts";
+ * import { equal } from "node:assert/strict";
+ * equal("files" in versionSummary({ id: 1, versionState: "DRAFT", files: [] }), false);
+ * ```
+ */
+export function versionSummary(version: Json): Json {
+  const { files: _files, ...summary } = version;
+  return summary;
+}
+
+/**
+ * The answer of `/api/files/:persistentId/` for a file entry of a version:
+ * the entry, with the version it belongs to (`datasetPersistentId` among
+ * its fields).
+ *
+ * @example
+ * ```ts
+ * import { fileAnswer } from "./metadata.ts";
+ * import { equal } from "node:assert/strict";
+ * const answer = fileAnswer(
+ *   { label: "a.txt", dataFile: { id: 7 } },
+ *   { id: 1, datasetPersistentId: "doi:10.5072/FK2/X", files: [] },
+ * );
+ * equal((answer.datasetVersion as { datasetPersistentId: string }).datasetPersistentId, "doi:10.5072/FK2/X");
+ * ```
+ */
+export function fileAnswer(entry: Json, version: Json): Json {
+  return { ...entry, datasetVersion: versionSummary(version) };
 }
 
 function citationBlock(): Json {

@@ -26,19 +26,52 @@ export interface EmulatorFileSpec {
   content: Uint8Array | string;
   /** `filesize` in the listing. Default: the content length; `null` omits the field. */
   listedSize?: number | null;
-  /** `md5` and `checksum` in the listing. Default: the content's real MD5; `null` omits both. */
+  /**
+   * `md5` and `checksum` in the listing when `checksumType` is `MD5`.
+   * Default: the real MD5 (of `original` for a tabular file); `null` omits
+   * both.
+   */
   md5?: string | null;
+  /**
+   * The listed checksum's type. Default `MD5`, listed as `md5` and
+   * `checksum`; any other type is listed as `checksum` only, as real
+   * installations do.
+   */
+  checksumType?: "MD5" | "SHA-1" | "SHA-256" | "SHA-512";
+  /**
+   * The listed checksum's value (a wrong one, say). Default: the real
+   * digest of the content (of `original` for a tabular file); `null`
+   * omits `checksum` (and `md5`).
+   */
+  checksum?: string | null;
   /** Media type in the listing and on content answers. Default `application/octet-stream`. */
   contentType?: string;
   /** When true the access endpoint answers 403 with the repository's message. */
   restricted?: boolean;
   /**
+   * An embargo ending on this day (`YYYY-MM-DD`): the listing's
+   * `dataFile.embargo.dateAvailable`; until then the access endpoint
+   * answers 403 as for a restricted file.
+   */
+  embargo?: string;
+  /**
+   * A restricted or embargoed file that requests carrying the emulator's
+   * `token` may read.
+   */
+  grantedToTokenHolder?: boolean;
+  /**
    * An ingested tabular file: the listing's `dataFile` gets `tabularData`
    * and the original CSV's `originalFileFormat`, `originalFormatLabel`,
    * `originalFileName` (`.tab` made `.csv`, else `.csv` appended) and
-   * `originalFileSize` (the content length).
+   * `originalFileSize` (the length of `original`).
    */
   tabular?: boolean;
+  /**
+   * A tabular file's original upload, served for `format=original` (from
+   * its own store key when redirecting). Default: the content itself. The
+   * listed checksum is of these bytes, as real installations list it.
+   */
+  original?: Uint8Array | string;
 }
 
 /**
@@ -83,11 +116,14 @@ export interface EmulatorOptions {
   entries?: EmulatorEntry[];
   /** A folder served recursively (dot-files included), read once at start; paths as in `files`. */
   dir?: string;
-  /** The dataset's persistent id. Default `doi:10.5072/FK2/EMULATED`. */
+  /**
+   * The dataset's persistent id, `doi:…`, `hdl:…` or `perma:…` (or any form
+   * `RepoFs` takes), kept in normal form. Default `doi:10.5072/FK2/EMULATED`.
+   */
   pid?: string;
   /** The alias of the collection holding the dataset. Default `root`. */
   alias?: string;
-  /** When set, every repository request needs `X-Repo-key` equal to it, else 401. */
+  /** When set, every repository request needs `tokenHeader` equal to it, else 401. */
   token?: string;
   /** `X-Amz-Expires` of signed store URLs. Default 3600. */
   urlLifetimeSeconds?: number;
@@ -104,4 +140,31 @@ export interface EmulatorOptions {
   hostname?: string;
   /** Fault knobs to start with; they stay adjustable through `emulator.faults`. */
   faults?: Partial<EmulatorFaults>;
+  /** The header that carries the token. Default `X-Repo-key`. */
+  tokenHeader?: string;
+  /** Collection contents are at `/api/{collectionsPath}/{alias}/contents`. Default `repos`. */
+  collectionsPath?: string;
+  /**
+   * Every file gets a persistent id, `<dataset pid>/<6 upper-case letters
+   * or digits>`, in `dataFile.persistentId`, and
+   * `/api/files/:persistentId/` answers for it, as on installations that
+   * register file DOIs. Default false (`persistentId` is `""`).
+   */
+  filePids?: boolean;
+  /**
+   * `true`: the whole dataset is deaccessioned: its answer has no
+   * `latestVersion`, and every version is `DEACCESSIONED`. Names: those
+   * versions are (`:latest` names the main version, whose `latestVersion`
+   * then says `DEACCESSIONED`). Deaccessioned versions answer 404 on the
+   * paged file list.
+   */
+  deaccessioned?: true | string[];
+  /**
+   * `/api/datasets/:persistentId/versions/{v}/files` pages the file list
+   * (`limit`, `offset`, `totalCount`), as newer installations do. Default
+   * true; false answers 404 there, as older installations do.
+   */
+  pagedFiles?: boolean;
+  /** Most files on one page of the paged file list, whatever `limit` asks. Default 1000. */
+  maxPageSize?: number;
 }

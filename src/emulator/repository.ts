@@ -1,5 +1,6 @@
 /**
  * The repository origin: collection contents, dataset and version listings,
+ * the paged file list, the list of versions, the file persistent-id lookup
  * and the file-access endpoint, all under `/api`.
  *
  * @module
@@ -8,20 +9,30 @@
 import { contentReply } from "./content.ts";
 import type { EmulatorContext } from "./context.ts";
 import { enterInFlight } from "./counters.ts";
-import { findVersion, type StoredFile } from "./dataset.ts";
-import { type FailureRule, takeCountdown, takeFailure } from "./faults.ts";
+import { embargoActive } from "../listing_entry.ts";
+import type { StoredFile } from "./dataset.ts";
+import { type FailureRule, takeFailure } from "./faults.ts";
 import {
-  clientGone,
-  envelopeError,
-  failureReply,
-  jsonReply,
-} from "./replies.ts";
+  filePageAnswer,
+  filePidAnswer,
+  jsonAnswer,
+  listingAnswer,
+  noSuchEndpoint,
+  versionListAnswer,
+} from "./listings.ts";
+import { clientGone, envelopeError, failureReply } from "./replies.ts";
 
 type Route =
   | { kind: "collection"; alias: string }
   | { kind: "listing"; version?: string }
+  | { kind: "files"; version: string }
+  | { kind: "versions" }
+  | { kind: "filePid" }
   | { kind: "access"; id: string }
   | { kind: "unknown" };
+
+/** Routes of the dataset and version endpoints, counted as listing calls. */
+const LISTING_KINDS = new Set<Route["kind"]>(["listing", "files", "versions"]);
 
 /**
  * The request handler of the repository origin.
@@ -38,14 +49,17 @@ type Route =
 export function repositoryHandler(
   context: EmulatorContext,
 ): (request: Request) => Promise<Response> {
-  const { counters, faults } = context;
+  const { counters, faults, tokenHeader } = context;
+  const collections = new RegExp(
+    `^/api/${RegExp.escape(context.collectionsPath)}/([^/]+)/contents/?$`,
+  );
   return async (request) => {
     const url = new URL(request.url);
-    const route = matchRoute(request.method, url.pathname);
+    const route = matchRoute(request.method, url.pathname, collections);
     const targets: FailureRule["target"][] = ["repo"];
     let leaveHead: (() => void) | undefined;
     if (route.kind === "collection") counters.collectionCalls++;
-    if (route.kind === "listing") {
+    if (LISTING_KINDS.has(route.kind)) {
       counters.listingCalls++;
       targets.push("listing");
     }
@@ -65,11 +79,11 @@ export function repositoryHandler(
       const rule = takeFailure(faults, targets, url.pathname);
       if (rule) {
         counters.failuresInjected++;
-        return failureReply(rule, "repo", request.headers.get("x-repo-key"));
+        return failureReply(rule, "repo", request.headers.get(tokenHeader));
       }
       if (
         context.token !== undefined &&
-        request.headers.get("x-repo-key") !== context.token
+        request.headers.get(tokenHeader) !== context.token
       ) {
         return envelopeError(401, "Bad API key");
       }
@@ -77,14 +91,17 @@ export function repositoryHandler(
         case "collection":
           return collection(context, route.alias);
         case "listing":
-          return listing(context, url, route.version);
+          return listingAnswer(context, url, route.version);
+        case "files":
+          return filePageAnswer(context, url, route.version);
+        case "versions":
+          return versionListAnswer(context, url);
+        case "filePid":
+          return filePidAnswer(context, url);
         case "access":
           return access(context, request, route.id);
         case "unknown":
-          return envelopeError(
-            404,
-            "API endpoint does not exist on this server.",
-          );
+          return noSuchEndpoint();
       }
     } finally {
       leaveHead?.();
@@ -92,17 +109,26 @@ export function repositoryHandler(
   };
 }
 
-function matchRoute(method: string, path: string): Route {
+function matchRoute(method: string, path: string, collections: RegExp): Route {
   let match: RegExpExecArray | null;
   if (method === "GET") {
-    if ((match = /^\/api\/repos\/([^/]+)\/contents\/?$/.exec(path))) {
+    if ((match = collections.exec(path))) {
       return { kind: "collection", alias: decode(match[1]) };
     }
     if (/^\/api\/datasets\/:persistentId\/?$/.test(path)) {
       return { kind: "listing" };
     }
+    if (/^\/api\/datasets\/:persistentId\/versions\/?$/.test(path)) {
+      return { kind: "versions" };
+    }
     match = /^\/api\/datasets\/:persistentId\/versions\/([^/]+)\/?$/.exec(path);
     if (match) return { kind: "listing", version: decode(match[1]) };
+    match = /^\/api\/datasets\/:persistentId\/versions\/([^/]+)\/files\/?$/
+      .exec(path);
+    if (match) return { kind: "files", version: decode(match[1]) };
+    if (/^\/api\/files\/:persistentId\/?$/.test(path)) {
+      return { kind: "filePid" };
+    }
   }
   if (method === "GET" || method === "HEAD") {
     if ((match = /^\/api\/access\/datafile\/([^/]+)\/?$/.exec(path))) {
@@ -119,45 +145,38 @@ function collection(context: EmulatorContext, alias: string): Response {
       `Can't find dataverse with identifier='${alias}'`,
     );
   }
-  return json(context, context.dataset.collectionJson);
+  return jsonAnswer(context, context.dataset.collectionJson);
 }
 
-function listing(
-  context: EmulatorContext,
-  url: URL,
-  versionName: string | undefined,
-): Response {
-  const { dataset } = context;
-  const pid = url.searchParams.get("persistentId") ?? "";
-  if (pid !== dataset.pid) {
-    return envelopeError(404, `Dataset with Persistent ID ${pid} not found.`);
-  }
-  if (versionName === undefined) return json(context, dataset.datasetJson);
-  const version = findVersion(dataset, versionName);
-  if (!version) {
-    return envelopeError(
-      404,
-      `Dataset version ${versionName} of dataset ${pid} not found`,
-    );
-  }
-  return json(context, version.json);
-}
-
+/**
+ * The file-access endpoint: a restricted or embargoed file is refused (the
+ * real software gives both the same 403) unless it is granted to the
+ * holder of the emulator's token and the request carries it; `format=original`
+ * asks for a tabular file's original upload.
+ */
 function access(
   context: EmulatorContext,
   request: Request,
   id: string,
 ): Response {
-  const file = /^\d+$/.test(id)
+  const listed = /^\d+$/.test(id)
     ? context.dataset.filesById.get(Number(id))
     : undefined;
-  if (!file) return envelopeError(404, "File not found for given id.");
-  if (file.restricted) {
+  if (!listed) return envelopeError(404, "File not found for given id.");
+  const locked = listed.restricted ||
+    (listed.embargo !== undefined && embargoActive(listed.embargo));
+  const granted = listed.grantedToTokenHolder &&
+    context.token !== undefined &&
+    request.headers.get(context.tokenHeader) === context.token;
+  if (locked && !granted) {
     return envelopeError(
       403,
       "Not authorized to access this object via this API endpoint.",
     );
   }
+  const original = new URL(request.url).searchParams.get("format") ===
+    "original";
+  const file = original ? listed.original ?? listed : listed;
   if (context.faults.redirect) return redirectToStore(context, file);
   const { response, sent } = contentReply(
     request,
@@ -186,17 +205,6 @@ function redirectToStore(
     headers.set("location", location);
   }
   return new Response(null, { status: redirectStatus, headers });
-}
-
-function json(
-  context: EmulatorContext,
-  body: Uint8Array<ArrayBuffer>,
-): Response {
-  return jsonReply(
-    takeCountdown(context.faults, "malformedJson")
-      ? body.subarray(0, Math.floor(body.length / 2))
-      : body,
-  );
 }
 
 function decode(segment: string): string {

@@ -11,6 +11,8 @@ import {
   type EmulatorCounters,
   resetCounters,
 } from "./counters.ts";
+import { normalizePid } from "../pid.ts";
+import { repositoryNames } from "../repo_api.ts";
 import { buildDataset, findVersion } from "./dataset.ts";
 import { createFaults, type EmulatorFaults } from "./faults.ts";
 import type { EmulatorOptions } from "./options.ts";
@@ -122,10 +124,18 @@ export interface Emulator extends AsyncDisposable {
 export async function startEmulator(
   options: EmulatorOptions = {},
 ): Promise<Emulator> {
+  const names = repositoryNames(options);
+  const maxPageSize = options.maxPageSize ?? 1000;
+  if (!Number.isSafeInteger(maxPageSize) || maxPageSize < 1) {
+    throw new TypeError(
+      `maxPageSize must be an integer >= 1, got ${maxPageSize}`,
+    );
+  }
   const dataset = buildDataset(
     await collectSources(options),
-    options.pid ?? "doi:10.5072/FK2/EMULATED",
+    normalizePid(options.pid ?? "doi:10.5072/FK2/EMULATED"),
     options.alias ?? "root",
+    options,
   );
   const hostname = options.hostname ?? "127.0.0.1";
   const lifecycle = new AbortController();
@@ -135,6 +145,9 @@ export async function startEmulator(
     counters: createCounters(),
     signer: new UrlSigner(options.urlLifetimeSeconds ?? 3600),
     token: options.token,
+    ...names,
+    pagedFiles: options.pagedFiles ?? true,
+    maxPageSize,
     storeOrigin: "",
     closed: lifecycle.signal,
     pause: (request, ms) => pause(request, ms, lifecycle.signal),

@@ -26,7 +26,7 @@ import { enterInFlight } from "./counters.ts";
 export function storeHandler(
   context: EmulatorContext,
 ): (request: Request) => Promise<Response> {
-  const { counters, faults, dataset } = context;
+  const { counters, faults, dataset, tokenHeader } = context;
   return async (request) => {
     const url = new URL(request.url);
     const isGet = request.method === "GET";
@@ -34,7 +34,7 @@ export function storeHandler(
       ? ["store", "content"]
       : ["store"];
     counters.storeRequests++;
-    if (request.headers.has("x-repo-key")) counters.storeRequestsWithToken++;
+    if (request.headers.has(tokenHeader)) counters.storeRequestsWithToken++;
     const leave = isGet ? enterInFlight(counters, "storeGet") : undefined;
     try {
       return await answer(request, url, isGet, targets);
@@ -53,7 +53,7 @@ export function storeHandler(
     const rule = takeFailure(faults, targets, url.pathname);
     if (rule) {
       counters.failuresInjected++;
-      return failureReply(rule, "store", request.headers.get("x-repo-key"));
+      return failureReply(rule, "store", request.headers.get(tokenHeader));
     }
     const verdict = isGet ? context.signer.verify(url) : "invalid";
     if (verdict === "invalid") {

@@ -1,0 +1,210 @@
+/**
+ * The repository's answers about a dataset and its files: the dataset and
+ * version endpoints, the paged file list, the list of versions, and the
+ * file persistent-id lookup. Persistent ids are matched with the scheme in
+ * any case (`DOI:` is `doi:`) and the rest as given.
+ *
+ * @module
+ */
+
+import type { EmulatorContext } from "./context.ts";
+import { type Dataset, findVersion } from "./dataset.ts";
+import { takeCountdown } from "./faults.ts";
+import { fileAnswer, versionSummary } from "./metadata.ts";
+import { envelopeError, jsonReply } from "./replies.ts";
+
+/** A JSON object. */
+type Json = Record<string, unknown>;
+
+const encoder = new TextEncoder();
+/** Files by persistent id (scheme lower-cased), with the version listing each; built at the first lookup. */
+const filesByPid = new WeakMap<Dataset, Map<string, [Json, Json]>>();
+
+/**
+ * The dataset endpoint (`versionName` undefined) or a version endpoint.
+ *
+ * @example
+ * ```ts ignore
+ * return listingAnswer(context, url, "1.0");
+ * ```
+ */
+export function listingAnswer(
+  context: EmulatorContext,
+  url: URL,
+  versionName: string | undefined,
+): Response {
+  const { dataset } = context;
+  const pid = url.searchParams.get("persistentId") ?? "";
+  if (!samePid(pid, dataset.pid)) return datasetNotFound(pid);
+  if (versionName === undefined) {
+    return jsonAnswer(context, dataset.datasetJson);
+  }
+  const version = findVersion(dataset, versionName);
+  if (!version) return versionNotFound(versionName, pid);
+  return jsonAnswer(context, version.json);
+}
+
+/**
+ * `/versions/{v}/files`: `limit` files (at most `maxPageSize`) from
+ * `offset` on, with `totalCount`; 404 when `pagedFiles` is off (an older
+ * installation) and for a deaccessioned version.
+ *
+ * @example
+ * ```ts ignore
+ * return filePageAnswer(context, url, ":latest");
+ * ```
+ */
+export function filePageAnswer(
+  context: EmulatorContext,
+  url: URL,
+  versionName: string,
+): Response {
+  if (!context.pagedFiles) return noSuchEndpoint();
+  const { dataset, faults } = context;
+  const pid = url.searchParams.get("persistentId") ?? "";
+  if (!samePid(pid, dataset.pid)) return datasetNotFound(pid);
+  const version = findVersion(dataset, versionName);
+  if (!version || version.object.versionState === "DEACCESSIONED") {
+    return versionNotFound(versionName, pid);
+  }
+  const files = version.object.files as Json[];
+  const limit = countParameter(url, "limit", files.length);
+  const offset = countParameter(url, "offset", 0);
+  if (limit === undefined || offset === undefined) {
+    return envelopeError(400, "limit and offset must be whole numbers >= 0.");
+  }
+  const later = offset > 0;
+  const start = later && takeCountdown(faults, "pageOverlap")
+    ? offset - 1
+    : offset;
+  const drift = later && takeCountdown(faults, "pageTotalDrift") ? 1 : 0;
+  const page = files.slice(
+    start,
+    start + Math.min(limit, context.maxPageSize),
+  );
+  return jsonAnswer(
+    context,
+    okJson({ data: page, totalCount: files.length + drift }),
+  );
+}
+
+/**
+ * `/versions`: every version, newest first, without files.
+ *
+ * @example
+ * ```ts ignore
+ * return versionListAnswer(context, url);
+ * ```
+ */
+export function versionListAnswer(
+  context: EmulatorContext,
+  url: URL,
+): Response {
+  const { dataset } = context;
+  const pid = url.searchParams.get("persistentId") ?? "";
+  if (!samePid(pid, dataset.pid)) return datasetNotFound(pid);
+  const versions = [dataset.main, ...dataset.named.values()]
+    .map((version) => versionSummary(version.object))
+    .sort((a, b) => (b.id as number) - (a.id as number));
+  return jsonAnswer(context, okJson({ data: versions }));
+}
+
+/**
+ * `/api/files/:persistentId/`: the file entry of the file with that
+ * persistent id and the version listing it; 404 for any other id.
+ *
+ * @example
+ * ```ts ignore
+ * return filePidAnswer(context, url);
+ * ```
+ */
+export function filePidAnswer(context: EmulatorContext, url: URL): Response {
+  const { dataset } = context;
+  const pid = url.searchParams.get("persistentId") ?? "";
+  let index = filesByPid.get(dataset);
+  if (index === undefined) {
+    index = new Map();
+    for (const version of [dataset.main, ...dataset.named.values()]) {
+      for (const entry of version.object.files as Json[]) {
+        const filePid = (entry.dataFile as Json).persistentId;
+        if (typeof filePid === "string" && filePid !== "") {
+          index.set(pidKey(filePid), [entry, version.object]);
+        }
+      }
+    }
+    filesByPid.set(dataset, index);
+  }
+  const found = index.get(pidKey(pid));
+  if (found === undefined) {
+    return envelopeError(404, `Datafile with Persistent ID ${pid} not found.`);
+  }
+  return jsonAnswer(context, okJson({ data: fileAnswer(...found) }));
+}
+
+/**
+ * A JSON answer from pre-encoded bytes, cut in half while the
+ * `malformedJson` fault lasts.
+ *
+ * @example
+ * ```ts ignore
+ * return jsonAnswer(context, context.dataset.collectionJson);
+ * ```
+ */
+export function jsonAnswer(
+  context: EmulatorContext,
+  body: Uint8Array<ArrayBuffer>,
+): Response {
+  return jsonReply(
+    takeCountdown(context.faults, "malformedJson")
+      ? body.subarray(0, Math.floor(body.length / 2))
+      : body,
+  );
+}
+
+/**
+ * The 404 of a path no route takes.
+ *
+ * @example
+ * ```ts
+ * import { noSuchEndpoint } from "./listings.ts";
+ * noSuchEndpoint().status; // 404
+ * ```
+ */
+export function noSuchEndpoint(): Response {
+  return envelopeError(404, "API endpoint does not exist on this server.");
+}
+
+/** Whether two persistent ids are the same: the scheme in any case, the rest exactly. */
+function samePid(asked: string, pid: string): boolean {
+  return pidKey(asked) === pidKey(pid);
+}
+
+function pidKey(pid: string): string {
+  return pid.replace(/^[^:/]*:/, (scheme) => scheme.toLowerCase());
+}
+
+function datasetNotFound(pid: string): Response {
+  return envelopeError(404, `Dataset with Persistent ID ${pid} not found.`);
+}
+
+function versionNotFound(name: string, pid: string): Response {
+  return envelopeError(
+    404,
+    `Dataset version ${name} of dataset ${pid} not found`,
+  );
+}
+
+/** A whole-number query parameter; `fallback` when absent, `undefined` when malformed. */
+function countParameter(
+  url: URL,
+  name: string,
+  fallback: number,
+): number | undefined {
+  const value = url.searchParams.get(name);
+  if (value === null) return fallback;
+  return /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+function okJson(fields: Json): Uint8Array<ArrayBuffer> {
+  return encoder.encode(JSON.stringify({ status: "OK", ...fields }));
+}

@@ -1,0 +1,58 @@
+/**
+ * Why the repository refuses a file: a 403 for a file the listing marks
+ * restricted or embargoed, told with what the reader knows and the
+ * repository does not say.
+ *
+ * @module
+ */
+
+import type { ContentFile } from "./content_answer.ts";
+import { RepoHttpError } from "./errors.ts";
+
+/**
+ * `error`, or, when it is the repository's 403 for a file the listing marks
+ * restricted or embargoed, a {@linkcode RepoHttpError} (status 403, `error`
+ * as its cause) whose message adds that the file is restricted (or until
+ * when it is embargoed) and whether an API token was sent.
+ *
+ * @example
+ * ```ts
+ * import { explainRefusal } from "./refusal.ts";
+ * import { RepoHttpError } from "./errors.ts";
+ * import { equal } from "node:assert/strict";
+ * const refused = new RepoHttpError(403, "https://r.example/api/access/datafile/7", "Not authorized.");
+ * const file = { id: 7, size: 3, restricted: true, embargoedUntil: "2999-01-01" };
+ * const explained = explainRefusal(refused, file, "https://r.example/api", false) as Error;
+ * equal(
+ *   explained.message,
+ *   "HTTP 403 from https://r.example/api/access/datafile/7: Not authorized. (the file is embargoed until 2999-01-01; no API token was sent)",
+ * );
+ * equal(explainRefusal(refused, { id: 7, size: 3 }, "https://r.example/api", false), refused);
+ * ```
+ */
+export function explainRefusal(
+  error: unknown,
+  file: ContentFile,
+  repository: string,
+  tokenSent: boolean,
+): unknown {
+  if (
+    !(error instanceof RepoHttpError) || error.status !== 403 ||
+    !file.restricted || !error.url.startsWith(repository)
+  ) {
+    return error;
+  }
+  const what = file.embargoedUntil === undefined
+    ? "the file is restricted"
+    : `the file is embargoed until ${file.embargoedUntil}`;
+  const token = tokenSent
+    ? "the API token sent has no access"
+    : "no API token was sent";
+  const why = `(${what}; ${token})`;
+  return new RepoHttpError(
+    403,
+    error.url,
+    error.detail === undefined ? why : `${error.detail} ${why}`,
+    { cause: error },
+  );
+}
