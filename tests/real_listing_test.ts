@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import {
   DeaccessionedError,
   listCollection,
+  NotFoundError,
   RepoFs,
   RepoFsPool,
   RepoHttpError,
@@ -567,4 +568,15 @@ Deno.test("a rate-limited listing keeps the repository's message; other statuses
     ok(!e.message.includes("rate limited"), e.message);
     return true;
   });
+});
+
+Deno.test("a draft with no files yet is an empty tree, paged or whole", async () => {
+  for (const pagedFiles of [true, false]) {
+    await using emu = await startEmulator({ files: {}, pagedFiles });
+    const fs = new RepoFs({ host: emu.host, pid: emu.pid, version: ":draft" });
+    deepStrictEqual(await fs.ls(""), [], `paged: ${pagedFiles}`);
+    deepStrictEqual(await fs.find("", { withdirs: true }), []);
+    equal((await fs.info("")).type, "directory");
+    await rejects(fs.catFile("anything"), NotFoundError);
+  }
 });
