@@ -20,6 +20,7 @@ import { compileGlob } from "./glob.ts";
 import { normalizePath } from "./paths.ts";
 import { normalizePid } from "./pid.ts";
 import { RepoApi, repositoryBase, repositoryNames } from "./repo_api.ts";
+import { plainFetch } from "./request.ts";
 import { RetryPolicy } from "./retry.ts";
 import { type RejectedEntry, RoutingTable } from "./routing_table.ts";
 import {
@@ -201,7 +202,7 @@ export class RepoFs {
     };
     this.#logger = restore.logger ?? options.logger;
     const transport = {
-      fetch: restore.fetch ?? options.fetch ?? globalThis.fetch,
+      fetch: plainFetch(restore.fetch ?? options.fetch),
       timeoutMs,
     };
     this.#api = new RepoApi(base, token, transport, retry, names);
@@ -483,7 +484,7 @@ export async function listCollection(options: {
   const api = new RepoApi(
     repositoryBase(host, token),
     token,
-    { fetch: options.fetch ?? globalThis.fetch, timeoutMs },
+    { fetch: plainFetch(options.fetch), timeoutMs },
     new RetryPolicy(),
     repositoryNames(options),
   );

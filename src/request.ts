@@ -25,6 +25,25 @@ export interface Transport {
 }
 
 /**
+ * `fetch` (the global one when absent) called as a plain function: browsers
+ * refuse a native `fetch` called as a method of another object, such as a
+ * {@linkcode Transport} ("Illegal invocation").
+ *
+ * @example
+ * ```ts
+ * import { plainFetch } from "./request.ts";
+ * import { equal } from "node:assert/strict";
+ * const transport = { fetch: plainFetch(), timeoutMs: 1000 };
+ * equal(typeof transport.fetch, "function");
+ * ```
+ */
+export function plainFetch(
+  fetch: typeof globalThis.fetch = globalThis.fetch,
+): typeof globalThis.fetch {
+  return (input, init) => fetch(input, init);
+}
+
+/**
  * An abort signal that fires when the caller aborts or when no progress was
  * made for `timeoutMs`.
  *

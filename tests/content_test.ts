@@ -7,6 +7,7 @@ import {
 } from "node:assert/strict";
 import {
   IsADirectoryError,
+  listCollection,
   NotFoundError,
   RepoConnectionError,
   RepoFs,
@@ -684,4 +685,33 @@ Deno.test("messages cut a very long path to one short line", async () => {
     equal(e.path, path, "the path itself stays whole");
     return true;
   });
+});
+
+Deno.test("fetch is called as a plain function, as a browser's fetch must be", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+  /** Like a browser's fetch: called as a method of anything else, it throws. */
+  function browserLikeFetch(
+    this: unknown,
+    input: RequestInfo | URL,
+    init?: RequestInit,
+  ): Promise<Response> {
+    if (this !== undefined && this !== globalThis) {
+      return Promise.reject(new TypeError("Illegal invocation"));
+    }
+    return fetch(input, init);
+  }
+  const fs = new RepoFs({
+    host: emu.host,
+    pid: emu.pid,
+    fetch: browserLikeFetch,
+  });
+  equal(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+  equal(
+    (await listCollection({
+      host: emu.host,
+      alias: emu.alias,
+      fetch: browserLikeFetch,
+    })).length,
+    1,
+  );
 });

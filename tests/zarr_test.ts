@@ -1,5 +1,6 @@
 import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import * as zarr from "zarrita";
+import { bounded } from "./support.ts";
 import { RepoFs, RepoFsPool, RepoHttpError } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import {
@@ -612,4 +613,40 @@ Deno.test("getArray stops when its signal aborts, on a RepoFs and on a pool", as
     equal(emu.counters.heads, sent, `${name}: a HEAD after the abort`);
     emu.faults.latencyMs = 0;
   }
+});
+
+Deno.test("a zarr store over a pool passes its signal on to the worker's read", async () => {
+  await using emu = await startEmulator({
+    files: { "s.zarr/.zgroup": '{"zarr_format":2}' },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 1 });
+  const store = zarrStore(pool, "s.zarr");
+  equal(
+    new TextDecoder().decode(await store.get("/.zgroup")),
+    '{"zarr_format":2}',
+  );
+  const fresh = new RepoFs({ host: emu.host, pid: emu.pid, version: ":draft" });
+  await using stalled = new RepoFsPool(fresh, { workers: 1 });
+  await fresh.info("");
+  emu.faults.headDelayMs = 3_600_000;
+  const controller = new AbortController();
+  const read = zarrStore(stalled, "s.zarr").get("/.zgroup", {
+    signal: controller.signal,
+  });
+  const heads = async (open: boolean) => {
+    for (
+      let i = 0;
+      i < 2000 && (emu.counters.concurrentHeads > 0) !== open;
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    equal(emu.counters.concurrentHeads > 0, open, `HEAD open: ${open}`);
+  };
+  await heads(true);
+  controller.abort(new Error("not wanted any more"));
+  await rejects(bounded(read, "the aborted read"), /not wanted any more/);
+  await heads(false);
+  equal(emu.counters.storeGets, 1, "only the first read reached the store");
 });
