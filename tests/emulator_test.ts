@@ -1053,3 +1053,46 @@ Deno.test("storeRequests counts every store request", async () => {
   assert.equal(emu.counters.storeRequests, 3);
   assert.equal(emu.counters.storeGets, 1);
 });
+
+Deno.test("CORS: preflights are answered for any origin; answers expose Content-Range, Content-Length and Location", async () => {
+  await using emu = await startEmulator({
+    files: { "a.bin": "0123456789" },
+    token: "cors-token",
+  });
+  const access = `${emu.host}/api/access/datafile/${emu.fileId("a.bin")}`;
+  for (const url of [access, `${emu.storeOrigin}/anything`]) {
+    const preflight = await fetch(url, {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://page.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "range, x-repo-key",
+      },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.status, 204, url);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), "*");
+    const allowed = preflight.headers.get("access-control-allow-headers")!
+      .toLowerCase();
+    assert.ok(allowed.includes("range") && allowed.includes("x-repo-key"));
+  }
+  assert.equal(emu.counters.heads, 0, "a preflight is not a HEAD");
+  const head = await fetch(access, {
+    method: "HEAD",
+    redirect: "manual",
+    headers: { "x-repo-key": "cors-token" },
+  });
+  await head.body?.cancel();
+  assert.equal(head.status, 303);
+  assert.equal(head.headers.get("access-control-allow-origin"), "*");
+  const exposed = head.headers.get("access-control-expose-headers")!;
+  for (const name of ["Content-Range", "Content-Length", "Location"]) {
+    assert.ok(exposed.includes(name), exposed);
+  }
+  const ranged = await fetch(head.headers.get("location")!, {
+    headers: { range: "bytes=2-4" },
+  });
+  assert.equal(await ranged.text(), "234");
+  assert.equal(ranged.headers.get("access-control-allow-origin"), "*");
+  assert.equal(ranged.headers.get("content-range"), "bytes 2-4/10");
+});

@@ -20,6 +20,7 @@ import { repositoryHandler } from "./repository.ts";
 import { UrlSigner } from "./signing.ts";
 import { collectSources } from "./sources.ts";
 import { storeHandler } from "./store.ts";
+import { withCors } from "./cors.ts";
 import { goneSignal, sleep } from "./waits.ts";
 
 /**
@@ -154,14 +155,14 @@ export async function startEmulator(
   };
   const store = Deno.serve(
     { hostname, port: options.storePort ?? 0, onListen() {} },
-    storeHandler(context),
+    withCors(storeHandler(context), context.tokenHeader),
   );
   context.storeOrigin = originOf(store.addr);
   let repository: Deno.HttpServer<Deno.NetAddr>;
   try {
     repository = Deno.serve(
       { hostname, port: options.port ?? 0, onListen() {} },
-      repositoryHandler(context),
+      withCors(repositoryHandler(context), context.tokenHeader),
     );
   } catch (error) {
     await store.shutdown();
