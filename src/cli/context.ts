@@ -41,6 +41,7 @@ export class Context {
   readonly json: boolean;
   /** `--verbose` was given. */
   readonly verbose: boolean;
+  #token?: Promise<string | undefined>;
 
   /**
    * @param line the parsed command line
@@ -102,9 +103,14 @@ export class Context {
   /**
    * The API token: the contents of `--token-file` without its trailing
    * newline, else `REPO_API_TOKEN`, else none. The token is hidden from
-   * every later stderr line.
+   * every later stderr line. It is read once per run.
    */
-  async token(): Promise<string | undefined> {
+  token(): Promise<string | undefined> {
+    this.#token ??= this.#readToken();
+    return this.#token;
+  }
+
+  async #readToken(): Promise<string | undefined> {
     const file = stringOption(this.line, "token-file");
     let token: string | undefined;
     if (file !== undefined) {
