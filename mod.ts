@@ -25,7 +25,11 @@ export {
   RepoFs,
   type RestoreOptions,
 } from "./src/repo_fs.ts";
-export { type PoolOptions, type RangeRequest, RepoFsPool } from "./src/pool.ts";
+export {
+  type PoolOptions,
+  type RangeRequest,
+  RepoFsPool,
+} from "./src/pool/pool.ts";
 export {
   DeaccessionedError,
   IsADirectoryError,
@@ -34,7 +38,7 @@ export {
   RepoHttpError,
   RepoProtocolError,
   WorkerCrashedError,
-} from "./src/errors.ts";
+} from "./src/base/errors.ts";
 export type {
   Checksum,
   FileInfo,
@@ -42,25 +46,28 @@ export type {
   RepoFsOptions,
   RetryOptions,
   TabularView,
-} from "./src/types.ts";
-export type { ChecksumKind } from "./src/checksum.ts";
+} from "./src/base/types.ts";
+export type { ChecksumKind } from "./src/base/checksum.ts";
 export type { SerializedOptions, SerializedRepoFs } from "./src/serialize.ts";
 export type {
   CachedUrl,
   ContentKey,
   ResolvedUrl,
   UrlResolver,
-} from "./src/download_urls.ts";
-export type { CompactListing, RejectedEntry } from "./src/routing_table.ts";
-export type { AccessAnswer } from "./src/repo_api.ts";
+} from "./src/repo/download_urls.ts";
+export type {
+  CompactListing,
+  RejectedEntry,
+} from "./src/tree/routing_table.ts";
+export type { AccessAnswer } from "./src/repo/repo_api.ts";
 export type {
   ArrayPartRequest,
   ArrayPartResult,
   ArraySelection,
   ArrayValues,
-} from "./src/array_part.ts";
+} from "./src/zarr/array_part.ts";
 export type {
   Downloaded,
   DownloadToFileOptions,
   Verification,
-} from "./src/file_download.ts";
+} from "./src/pool/file_download.ts";

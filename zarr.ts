@@ -37,12 +37,12 @@ export {
   type ByteSource,
   type RepoZarrStore,
   zarrStore,
-} from "./src/zarr_store.ts";
-export { type DecodingPool, getArray } from "./src/get_array.ts";
+} from "./src/zarr/zarr_store.ts";
+export { type DecodingPool, getArray } from "./src/zarr/get_array.ts";
 export type {
   ArrayPartRequest,
   ArrayPartResult,
   ArrayResult,
   ArraySelection,
   ArrayValues,
-} from "./src/array_part.ts";
+} from "./src/zarr/array_part.ts";

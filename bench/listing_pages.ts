@@ -28,10 +28,10 @@ import { flag } from "./flags.ts";
 import { median, pathOf, printTable, zarrLayout } from "./synth_listing.ts";
 import { startEmulator } from "../emulator.ts";
 import type { Emulator } from "../emulator.ts";
-import { FileLister, type ListingSink } from "../src/file_lister.ts";
-import { RepoApi, repositoryBase } from "../src/repo_api.ts";
-import { RetryPolicy } from "../src/retry.ts";
-import { RoutingTable } from "../src/routing_table.ts";
+import { FileLister, type ListingSink } from "../src/repo/file_lister.ts";
+import { RepoApi, repositoryBase } from "../src/repo/repo_api.ts";
+import { RetryPolicy } from "../src/repo/retry.ts";
+import { RoutingTable } from "../src/tree/routing_table.ts";
 
 /** What the child prints when it serves a size. */
 interface Served {

@@ -22,9 +22,10 @@ import {
   fileEntry,
   versionObject,
 } from "../src/emulator/metadata.ts";
-import { RepoApi } from "../src/repo_api.ts";
-import { RetryPolicy } from "../src/retry.ts";
-import { type ListedFile, RoutingTable } from "../src/routing_table.ts";
+import { RepoApi } from "../src/repo/repo_api.ts";
+import { RetryPolicy } from "../src/repo/retry.ts";
+import type { ListedFile } from "../src/base/listed_file.ts";
+import { RoutingTable } from "../src/tree/routing_table.ts";
 import type { SerializedRepoFs } from "../src/serialize.ts";
 
 /** Variables per store; with `.zgroup` and `.zattrs` a store has 10 children. */

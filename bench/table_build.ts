@@ -13,7 +13,7 @@
 
 import { RepoFs } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
-import { RoutingTable } from "../src/routing_table.ts";
+import { RoutingTable } from "../src/tree/routing_table.ts";
 import {
   listFilesOver,
   listingJson,

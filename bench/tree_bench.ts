@@ -11,7 +11,7 @@
 // a serialised listing.
 
 import { RepoFs } from "../mod.ts";
-import { RoutingTable } from "../src/routing_table.ts";
+import { RoutingTable } from "../src/tree/routing_table.ts";
 import {
   listFilesOver,
   listingJson,

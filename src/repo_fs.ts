@@ -6,29 +6,29 @@
  * @module
  */
 
-import { ContentReader } from "./content.ts";
-import type { ContentFile } from "./content_answer.ts";
+import { ContentReader } from "./content/content.ts";
+import type { ContentFile } from "./content/content_answer.ts";
 import {
   type ContentKey,
   DownloadUrls,
   type ResolvedUrl,
   type UrlResolver,
-} from "./download_urls.ts";
-import { IsADirectoryError, NotFoundError } from "./errors.ts";
-import { FileLister } from "./file_lister.ts";
-import { compileGlob } from "./glob.ts";
-import { normalizePath } from "./paths.ts";
-import { normalizePid } from "./pid.ts";
-import { RepoApi, repositoryBase, repositoryNames } from "./repo_api.ts";
-import { plainFetch } from "./request.ts";
-import { RetryPolicy } from "./retry.ts";
-import { type RejectedEntry, RoutingTable } from "./routing_table.ts";
+} from "./repo/download_urls.ts";
+import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
+import { FileLister } from "./repo/file_lister.ts";
+import { compileGlob } from "./tree/glob.ts";
+import { normalizePath } from "./tree/paths.ts";
+import { normalizePid } from "./repo/pid.ts";
+import { RepoApi, repositoryBase, repositoryNames } from "./repo/repo_api.ts";
+import { plainFetch } from "./repo/request.ts";
+import { RetryPolicy } from "./repo/retry.ts";
+import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
 import {
   checkSerialized,
   type SerializedOptions,
   type SerializedRepoFs,
 } from "./serialize.ts";
-import type { FileInfo, Logger, RepoFsOptions } from "./types.ts";
+import type { FileInfo, Logger, RepoFsOptions } from "./base/types.ts";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_GET_CONCURRENCY = 64;

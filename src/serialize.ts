@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { CachedUrl } from "./download_urls.ts";
-import type { CompactListing } from "./routing_table.ts";
-import type { RetryOptions, TabularView } from "./types.ts";
+import type { CachedUrl } from "./repo/download_urls.ts";
+import type { CompactListing } from "./tree/routing_table.ts";
+import type { RetryOptions, TabularView } from "./base/types.ts";
 
 /**
  * The storage options in plain form.

@@ -1,5 +1,5 @@
 import { equal, ok, rejects } from "node:assert/strict";
-import { boundedChunkQueue } from "../src/chunk_queue.ts";
+import { boundedChunkQueue } from "../src/zarr/chunk_queue.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 

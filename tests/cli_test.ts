@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorOptions } from "../emulator.ts";
-import { temporaryName } from "../src/file_download.ts";
+import { temporaryName } from "../src/pool/file_download.ts";
 import { progressLine } from "../src/cli/progress.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));

@@ -16,7 +16,7 @@ import {
   RepoProtocolError,
 } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
-import { collect } from "../src/content.ts";
+import { collect } from "../src/content/content.ts";
 import { bounded, patterned, recordingLogger } from "./support.ts";
 
 const TOKEN = "s3cr3t-token-value";

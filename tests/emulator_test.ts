@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { type Emulator, startEmulator } from "../emulator.ts";
-import { concat } from "../src/content.ts";
+import { concat } from "../src/content/content.ts";
 
 const DATASET_KEYS = [
   "id",

@@ -20,7 +20,7 @@ import {
   startEmulator,
 } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
-import { collect } from "../src/content.ts";
+import { collect } from "../src/content/content.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 import { bounded, patterned } from "./support.ts";
 

@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
-import { compileGlob } from "../src/glob.ts";
+import { compileGlob } from "../src/tree/glob.ts";
 
 type EntryType = "file" | "directory";
 

@@ -10,10 +10,10 @@ import {
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { crashWorker } from "../src/pool.ts";
-import { downloadToFile } from "../src/file_download.ts";
+import { crashWorker } from "../src/pool/pool.ts";
+import { downloadToFile } from "../src/pool/file_download.ts";
 import type { RepoFile } from "../src/repo_fs.ts";
-import type { FileInfo } from "../src/types.ts";
+import type { FileInfo } from "../src/base/types.ts";
 import { startEmulator } from "../emulator.ts";
 import { patterned } from "./support.ts";
 

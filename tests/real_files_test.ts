@@ -19,7 +19,7 @@ import {
   RepoHttpError,
 } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
-import { downloadToFile } from "../src/file_download.ts";
+import { downloadToFile } from "../src/pool/file_download.ts";
 import { isComplete } from "../src/cli/download.ts";
 
 const encoder = new TextEncoder();

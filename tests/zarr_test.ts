@@ -9,8 +9,8 @@ import {
   getArray,
   zarrStore,
 } from "../zarr.ts";
-import { ArrayPartReader, padSelection } from "../src/array_part.ts";
-import { type DecodingPool, splitSelection } from "../src/get_array.ts";
+import { ArrayPartReader, padSelection } from "../src/zarr/array_part.ts";
+import { type DecodingPool, splitSelection } from "../src/zarr/get_array.ts";
 import {
   type ArraySpec,
   buildZarrStore,

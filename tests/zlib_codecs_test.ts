@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { registry, UnsupportedError } from "zarrita";
-import { useSyncZlibCodecs } from "../src/zlib_codecs.ts";
+import { useSyncZlibCodecs } from "../src/zarr/zlib_codecs.ts";
 
 type Decoder = { decode(bytes: Uint8Array): Uint8Array; encode(): never };
 

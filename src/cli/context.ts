@@ -6,9 +6,9 @@
  * @module
  */
 
-import { type RepoNames, repositoryNames } from "../repo_api.ts";
+import { type RepoNames, repositoryNames } from "../repo/repo_api.ts";
 import { RepoFs } from "../repo_fs.ts";
-import type { TabularView } from "../types.ts";
+import type { TabularView } from "../base/types.ts";
 import {
   type CommandLine,
   integerOption,

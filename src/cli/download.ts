@@ -14,9 +14,9 @@ import {
   checksumHash,
   type Verification,
   verifyDownload,
-} from "../file_download.ts";
-import type { RepoFsPool } from "../pool.ts";
-import type { FileInfo } from "../types.ts";
+} from "../pool/file_download.ts";
+import type { RepoFsPool } from "../pool/pool.ts";
+import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
 /**

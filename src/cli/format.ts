@@ -5,8 +5,8 @@
  * @module
  */
 
-import { listedChecksum } from "../checksum.ts";
-import type { FileInfo } from "../types.ts";
+import { listedChecksum } from "../base/checksum.ts";
+import type { FileInfo } from "../base/types.ts";
 import { displayPath } from "./io.ts";
 
 const UNITS = ["KiB", "MiB", "GiB", "TiB", "PiB"];

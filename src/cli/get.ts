@@ -8,10 +8,10 @@
  * @module
  */
 
-import { RepoFsPool } from "../pool.ts";
+import { RepoFsPool } from "../pool/pool.ts";
 import type { RepoFs } from "../repo_fs.ts";
-import type { Verification } from "../file_download.ts";
-import type { FileInfo } from "../types.ts";
+import type { Verification } from "../pool/file_download.ts";
+import type { FileInfo } from "../base/types.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";

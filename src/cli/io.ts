@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { Logger } from "../types.ts";
-import { writeAll } from "../write_all.ts";
+import type { Logger } from "../base/types.ts";
+import { writeAll } from "../base/write_all.ts";
 
 const encoder = new TextEncoder();
 /** What `JSON.stringify` leaves as it is but a terminal must not see raw. */

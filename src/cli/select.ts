@@ -7,10 +7,10 @@
  * @module
  */
 
-import { compileGlob } from "../glob.ts";
-import { normalizePath } from "../paths.ts";
+import { compileGlob } from "../tree/glob.ts";
+import { normalizePath } from "../tree/paths.ts";
 import type { RepoFs } from "../repo_fs.ts";
-import type { FileInfo } from "../types.ts";
+import type { FileInfo } from "../base/types.ts";
 
 /**
  * A file `get` will not fetch, and why.

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { baseName } from "../paths.ts";
+import { baseName } from "../tree/paths.ts";
 import type { RepoFs } from "../repo_fs.ts";
-import type { FileInfo } from "../types.ts";
+import type { FileInfo } from "../base/types.ts";
 import { accessNote, formatSize } from "./format.ts";
 import { displayPath } from "./io.ts";
 

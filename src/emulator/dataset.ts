@@ -8,7 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { checksumKind } from "../checksum.ts";
+import { checksumKind } from "../base/checksum.ts";
 import {
   collectionItem,
   type DatasetFacts,

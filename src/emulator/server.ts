@@ -11,8 +11,8 @@ import {
   type EmulatorCounters,
   resetCounters,
 } from "./counters.ts";
-import { normalizePid } from "../pid.ts";
-import { repositoryNames } from "../repo_api.ts";
+import { normalizePid } from "../repo/pid.ts";
+import { repositoryNames } from "../repo/repo_api.ts";
 import { buildDataset, findVersion } from "./dataset.ts";
 import { createFaults, type EmulatorFaults } from "./faults.ts";
 import type { EmulatorOptions } from "./options.ts";

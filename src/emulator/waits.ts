@@ -5,7 +5,7 @@
  * @module
  */
 
-import { delay } from "../delay.ts";
+import { delay } from "../base/delay.ts";
 
 /**
  * Resolves after `ms` milliseconds, or at once when `signal` aborts: the

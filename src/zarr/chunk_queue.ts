@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Semaphore } from "./semaphore.ts";
+import { Semaphore } from "../base/semaphore.ts";
 
 /**
  * Chunk reads one `getArray` keeps in flight.

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { RepoConnectionError } from "./errors.ts";
+import { RepoConnectionError } from "../base/errors.ts";
 
 /**
  * What every request needs: the transport and how long it may take.

@@ -10,18 +10,18 @@
 
 /// <reference lib="deno.worker" />
 
-import { type ContentKey, DownloadUrls } from "../src/download_urls.ts";
-import { downloadToFile } from "../src/file_download.ts";
-import type { ArrayPartReader } from "../src/array_part.ts";
-import type { AccessAnswer } from "../src/repo_api.ts";
+import { type ContentKey, DownloadUrls } from "../repo/download_urls.ts";
+import { downloadToFile } from "./file_download.ts";
+import type { ArrayPartReader } from "../zarr/array_part.ts";
+import type { AccessAnswer } from "../repo/repo_api.ts";
 import {
   flattenError,
   type FromWorker,
   reviveError,
   type ToWorker,
   transferables,
-} from "../src/pool_protocol.ts";
-import { RepoFs } from "../src/repo_fs.ts";
+} from "./pool_protocol.ts";
+import { RepoFs } from "../repo_fs.ts";
 
 /** Bytes of progress a download gathers before it reports them. */
 const PROGRESS_STEP = 1 << 20;
@@ -119,8 +119,8 @@ let arrayReader: Promise<ArrayPartReader> | undefined;
  */
 async function loadArrayReader(): Promise<ArrayPartReader> {
   const [{ ArrayPartReader }, { useSyncZlibCodecs }] = await Promise.all([
-    import("../src/array_part.ts"),
-    import("../src/zlib_codecs.ts"),
+    import("../zarr/array_part.ts"),
+    import("../zarr/zlib_codecs.ts"),
   ]);
   useSyncZlibCodecs();
   return new ArrayPartReader(fs!);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { normalizePath } from "./paths.ts";
+import { normalizePath } from "../tree/paths.ts";
 
 /**
  * What a Zarr store needs of a dataset: a `RepoFs` or a `RepoFsPool`.
@@ -84,7 +84,7 @@ export interface RepoZarrStore {
  * @example
  * ```ts ignore
  * import * as zarr from "zarrita";
- * import { RepoFs } from "../mod.ts";
+ * import { RepoFs } from "../../mod.ts";
  * import { zarrStore } from "./zarr_store.ts";
  *
  * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });

@@ -7,44 +7,10 @@
  * @module
  */
 
-import { checksumKind, listedChecksum } from "./checksum.ts";
-import { asOriginal } from "./listing_entry.ts";
+import { checksumKind, listedChecksum } from "../base/checksum.ts";
+import { asOriginal, type ListedFile } from "../base/listed_file.ts";
 import { normalizePath, parentKey } from "./paths.ts";
-import type { Checksum, FileInfo, Logger, TabularView } from "./types.ts";
-
-/**
- * A file as the listing gives it, before it becomes a table entry.
- *
- * @example
- * ```ts
- * import type { ListedFile } from "./routing_table.ts";
- * const file: ListedFile = { path: "climate.zarr/.zgroup", id: 7, size: 24 };
- * ```
- */
-export interface ListedFile {
-  /** `<directoryLabel>/<filename>` as listed, not yet normalised. */
-  path: string;
-  /** Repository file id. */
-  id: number;
-  /** Listed size; `null` when the listing gave none. */
-  size: number | null;
-  /** Listed media type. */
-  contentType?: string;
-  /** Listed MD5. */
-  md5?: string;
-  /** Listed checksum (of the original upload, for an ingested tabular file). */
-  checksum?: Checksum;
-  /** An ingested tabular file: served longer than listed. */
-  tabular?: boolean;
-  /** An ingested tabular file's original upload, when the listing names it. */
-  original?: { path: string; size: number | null; contentType?: string };
-  /** Read with `format=original`: the original upload of an ingested tabular file. */
-  format?: "original";
-  /** Restricted or embargoed: reading it needs a token with access. */
-  restricted?: boolean;
-  /** The day an embargo ends (`YYYY-MM-DD`), while it holds. */
-  embargoedUntil?: string;
-}
+import type { Checksum, FileInfo, Logger, TabularView } from "../base/types.ts";
 
 /**
  * A listing entry left out of the table, and why.

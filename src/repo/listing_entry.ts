@@ -5,9 +5,9 @@
  * @module
  */
 
-import { RepoProtocolError } from "./errors.ts";
-import type { ListedFile } from "./routing_table.ts";
-import type { Checksum } from "./types.ts";
+import { RepoProtocolError } from "../base/errors.ts";
+import type { ListedFile } from "../base/listed_file.ts";
+import type { Checksum } from "../base/types.ts";
 
 /**
  * The listed files of a version's `files` array, checked one by one as
@@ -86,40 +86,6 @@ export function embargoActive(
   now = new Date(),
 ): boolean {
   return dateAvailable.slice(0, 10) > now.toISOString().slice(0, 10);
-}
-
-/**
- * An ingested tabular file seen as its original upload: the original's
- * path, size and media type, read with `format=original`, its bytes exact
- * (no longer `tabular`). A file without a listed original is returned as
- * it is.
- *
- * @example
- * ```ts
- * import { asOriginal } from "./listing_entry.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const archival = {
- *   path: "d/t.tab", id: 8, size: 4, contentType: "text/tab-separated-values", tabular: true,
- *   original: { path: "d/t.csv", size: 9, contentType: "text/csv" },
- * };
- * deepStrictEqual(asOriginal(archival), {
- *   path: "d/t.csv", id: 8, size: 9, contentType: "text/csv", format: "original",
- * });
- * ```
- */
-export function asOriginal(file: ListedFile): ListedFile {
-  const { original, tabular: _tabular, contentType: _type, ...rest } = file;
-  if (original === undefined) return file;
-  const seen: ListedFile = {
-    ...rest,
-    path: original.path,
-    size: original.size,
-    format: "original",
-  };
-  if (original.contentType !== undefined) {
-    seen.contentType = original.contentType;
-  }
-  return seen;
 }
 
 function listedFile(entry: unknown, url: string): ListedFile {

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { delay } from "./delay.ts";
-import { RepoConnectionError, RepoHttpError } from "./errors.ts";
-import type { RetryOptions } from "./types.ts";
+import { delay } from "../base/delay.ts";
+import { RepoConnectionError, RepoHttpError } from "../base/errors.ts";
+import type { RetryOptions } from "../base/types.ts";
 
 /** Rate limits and server or gateway trouble; S3 asks for 500 to be retried too. */
 const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -20,7 +20,7 @@ const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
  * @example
  * ```ts
  * import { isRetriable } from "./retry.ts";
- * import { RepoHttpError } from "./errors.ts";
+ * import { RepoHttpError } from "../base/errors.ts";
  * isRetriable(new RepoHttpError(429, "https://r.example/api")); // true
  * isRetriable(new RepoHttpError(404, "https://r.example/api")); // false
  * ```
@@ -105,7 +105,7 @@ export interface RetryCost {
  * @example
  * ```ts
  * import { RetryPolicy, retrying } from "./retry.ts";
- * import { RepoHttpError } from "./errors.ts";
+ * import { RepoHttpError } from "../base/errors.ts";
  * import { equal, rejects } from "node:assert/strict";
  * equal(await retrying(new RetryPolicy(), undefined, () => Promise.resolve(1)), 1);
  * await rejects(

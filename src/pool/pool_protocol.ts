@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
-import type { ContentKey, ResolvedUrl } from "./download_urls.ts";
+import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
+import type { ContentKey, ResolvedUrl } from "../repo/download_urls.ts";
 import type { Downloaded } from "./file_download.ts";
 import {
   DeaccessionedError,
@@ -16,8 +16,8 @@ import {
   RepoHttpError,
   RepoProtocolError,
   WorkerCrashedError,
-} from "./errors.ts";
-import type { SerializedRepoFs } from "./serialize.ts";
+} from "../base/errors.ts";
+import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
  * What the main thread asks of a worker.
@@ -132,7 +132,7 @@ export function flattenError(error: unknown, depth = 0): PlainError {
  * @example
  * ```ts
  * import { flattenError, reviveError } from "./pool_protocol.ts";
- * import { NotFoundError } from "./errors.ts";
+ * import { NotFoundError } from "../base/errors.ts";
  * const e = reviveError(flattenError(new NotFoundError("a/b")));
  * console.log(e instanceof NotFoundError, (e as NotFoundError).path); // true "a/b"
  * ```

@@ -8,9 +8,9 @@
  * @module
  */
 
-import { RepoHttpError, RepoProtocolError } from "./errors.ts";
+import { RepoHttpError, RepoProtocolError } from "../base/errors.ts";
 import { field, listedFiles } from "./listing_entry.ts";
-import type { ListedFile } from "./routing_table.ts";
+import type { ListedFile } from "../base/listed_file.ts";
 import { exchange, type Transport } from "./request.ts";
 import {
   isRetriable,
@@ -18,7 +18,7 @@ import {
   retrying,
   type RetryPolicy,
 } from "./retry.ts";
-import { hideSecret } from "./secrets.ts";
+import { hideSecret } from "../base/secrets.ts";
 import { deaccessionedError, explainNotFound } from "./unreadable.ts";
 
 /** Header names as HTTP allows them (RFC 9110 tokens). */
@@ -217,7 +217,7 @@ export function repositoryHeaders(
  * @example
  * ```ts
  * import { rateLimited } from "./repo_api.ts";
- * import { RepoHttpError } from "./errors.ts";
+ * import { RepoHttpError } from "../base/errors.ts";
  * import { equal } from "node:assert/strict";
  * const e = rateLimited(
  *   new RepoHttpError(429, "https://r.example/api/access/datafile/7"),

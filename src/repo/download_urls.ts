@@ -7,9 +7,9 @@
  */
 
 import type { AccessAnswer } from "./repo_api.ts";
-import { Semaphore } from "./semaphore.ts";
+import { Semaphore } from "../base/semaphore.ts";
 import { isNearExpiry, urlExpiry } from "./signed_url.ts";
-import type { Logger } from "./types.ts";
+import type { Logger } from "../base/types.ts";
 
 /**
  * Which content a URL serves: file `id` as stored, or with `format:

@@ -16,7 +16,7 @@ import {
   padSelection,
   readSelection,
 } from "./array_part.ts";
-import { Semaphore } from "./semaphore.ts";
+import { Semaphore } from "../base/semaphore.ts";
 import type { ByteSource } from "./zarr_store.ts";
 
 /**
@@ -52,7 +52,7 @@ export interface DecodingPool extends ByteSource {
  * @example
  * ```ts ignore
  * import * as zarr from "zarrita";
- * import { RepoFs, RepoFsPool } from "../mod.ts";
+ * import { RepoFs, RepoFsPool } from "../../mod.ts";
  * import { getArray } from "./get_array.ts";
  *
  * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });

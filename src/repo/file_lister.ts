@@ -6,10 +6,10 @@
  * @module
  */
 
-import { RepoHttpError, RepoProtocolError } from "./errors.ts";
+import { RepoHttpError, RepoProtocolError } from "../base/errors.ts";
 import type { FilePage, RepoApi } from "./repo_api.ts";
-import type { ListedFile } from "./routing_table.ts";
-import type { Logger } from "./types.ts";
+import type { ListedFile } from "../base/listed_file.ts";
+import type { Logger } from "../base/types.ts";
 
 /** Files asked for per page. */
 const PAGE_SIZE = 1000;

@@ -17,12 +17,12 @@ import {
   rangeFor,
   StaleUrlError,
 } from "./content_answer.ts";
-import type { ResolvedUrl, UrlResolver } from "./download_urls.ts";
-import { RepoConnectionError, RepoProtocolError } from "./errors.ts";
+import type { ResolvedUrl, UrlResolver } from "../repo/download_urls.ts";
+import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { explainRefusal } from "./refusal.ts";
-import { contentUrlProblem, repositoryHeaders } from "./repo_api.ts";
-import { Deadline, type Transport } from "./request.ts";
-import { retrying, type RetryPolicy } from "./retry.ts";
+import { contentUrlProblem, repositoryHeaders } from "../repo/repo_api.ts";
+import { Deadline, type Transport } from "../repo/request.ts";
+import { retrying, type RetryPolicy } from "../repo/retry.ts";
 
 /**
  * What every cursor of one `RepoFs` shares.

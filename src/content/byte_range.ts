@@ -6,7 +6,7 @@
  * @module
  */
 
-import { RepoProtocolError } from "./errors.ts";
+import { RepoProtocolError } from "../base/errors.ts";
 
 /**
  * What to fetch for a `start`/`end` pair.

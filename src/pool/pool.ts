@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
-import { WorkerCrashedError } from "./errors.ts";
+import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
+import { WorkerCrashedError } from "../base/errors.ts";
 import {
   type Downloaded,
   type DownloadToFileOptions,
@@ -21,8 +21,8 @@ import {
   reviveError,
   type ToWorker,
 } from "./pool_protocol.ts";
-import type { FindOptions, RepoFs } from "./repo_fs.ts";
-import type { FileInfo } from "./types.ts";
+import type { FindOptions, RepoFs } from "../repo_fs.ts";
+import type { FileInfo } from "../base/types.ts";
 
 /**
  * Options of `new RepoFsPool(fs, options)`.
@@ -32,7 +32,7 @@ import type { FileInfo } from "./types.ts";
  * import type { PoolOptions } from "./pool.ts";
  * const options: PoolOptions = {
  *   workers: 4,
- *   workerUrl: new URL("../workers/range_worker.ts", import.meta.url),
+ *   workerUrl: new URL("./range_worker.ts", import.meta.url),
  * };
  * ```
  */
@@ -41,7 +41,7 @@ export interface PoolOptions {
   workers?: number;
   /**
    * Where the worker module is served (browsers, bundles); default the
-   * module's own `workers/range_worker.ts`.
+   * module's own `range_worker.ts`.
    */
   workerUrl?: string | URL;
 }
@@ -95,7 +95,7 @@ type Request =
 
 type Timer = ReturnType<typeof setTimeout>;
 
-const WORKER_URL = new URL("../workers/range_worker.ts", import.meta.url);
+const WORKER_URL = new URL("./range_worker.ts", import.meta.url);
 /** Failed worker starts in a row after which the pool gives up. */
 const START_ATTEMPTS = 3;
 /** Wait before the first new start after a failed one; it doubles each time. */
@@ -127,7 +127,7 @@ export const crashWorker: unique symbol = Symbol("repo-fs.crashWorker");
  *
  * @example
  * ```ts ignore
- * import { RepoFs, RepoFsPool } from "../mod.ts";
+ * import { RepoFs, RepoFsPool } from "../../mod.ts";
  * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
  * await using pool = new RepoFsPool(fs, { workers: 4 });
  * const chunks = await pool.catRanges([

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { DeaccessionedError, RepoHttpError } from "./errors.ts";
+import { DeaccessionedError, RepoHttpError } from "../base/errors.ts";
 import type { RepoApi } from "./repo_api.ts";
 
 /**

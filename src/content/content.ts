@@ -10,10 +10,10 @@
 import { BodyCursor, type CursorContext } from "./body_cursor.ts";
 import { needsSize, planRange } from "./byte_range.ts";
 import type { ContentFile } from "./content_answer.ts";
-import type { UrlResolver } from "./download_urls.ts";
-import type { Transport } from "./request.ts";
-import type { RetryPolicy } from "./retry.ts";
-import { Semaphore } from "./semaphore.ts";
+import type { UrlResolver } from "../repo/download_urls.ts";
+import type { Transport } from "../repo/request.ts";
+import type { RetryPolicy } from "../repo/retry.ts";
+import { Semaphore } from "../base/semaphore.ts";
 
 /**
  * What a {@linkcode ContentReader} needs besides its resolver.
@@ -21,7 +21,7 @@ import { Semaphore } from "./semaphore.ts";
  * @example
  * ```ts
  * import type { ContentOptions } from "./content.ts";
- * import { RetryPolicy } from "./retry.ts";
+ * import { RetryPolicy } from "../repo/retry.ts";
  * const options: ContentOptions = {
  *   transport: { fetch, timeoutMs: 60_000 },
  *   retry: new RetryPolicy(),

@@ -11,10 +11,14 @@
 
 import { createHash, type Hash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { type ChecksumKind, checksumKind, listedChecksum } from "./checksum.ts";
-import type { RepoFile } from "./repo_fs.ts";
-import type { FileInfo } from "./types.ts";
-import { writeAll } from "./write_all.ts";
+import {
+  type ChecksumKind,
+  checksumKind,
+  listedChecksum,
+} from "../base/checksum.ts";
+import type { RepoFile } from "../repo_fs.ts";
+import type { FileInfo } from "../base/types.ts";
+import { writeAll } from "../base/write_all.ts";
 
 /** Marks temporary files; no complete file carries it. */
 export const PARTIAL_MARK = ".repo-fs-partial-";

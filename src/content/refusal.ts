@@ -7,7 +7,7 @@
  */
 
 import type { ContentFile } from "./content_answer.ts";
-import { RepoHttpError } from "./errors.ts";
+import { RepoHttpError } from "../base/errors.ts";
 
 /**
  * `error`, or, when it is the repository's 403 for a file the listing marks
@@ -18,7 +18,7 @@ import { RepoHttpError } from "./errors.ts";
  * @example
  * ```ts
  * import { explainRefusal } from "./refusal.ts";
- * import { RepoHttpError } from "./errors.ts";
+ * import { RepoHttpError } from "../base/errors.ts";
  * import { equal } from "node:assert/strict";
  * const refused = new RepoHttpError(403, "https://r.example/api/access/datafile/7", "Not authorized.");
  * const file = { id: 7, size: 3, restricted: true, embargoedUntil: "2999-01-01" };

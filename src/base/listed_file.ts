@@ -1,0 +1,76 @@
+/**
+ * A file as the repository lists it: what the listing parser produces and
+ * the routing table consumes.
+ *
+ * @module
+ */
+
+import type { Checksum } from "./types.ts";
+
+/**
+ * A file as the listing gives it, before it becomes a table entry.
+ *
+ * @example
+ * ```ts
+ * import type { ListedFile } from "./listed_file.ts";
+ * const file: ListedFile = { path: "climate.zarr/.zgroup", id: 7, size: 24 };
+ * ```
+ */
+export interface ListedFile {
+  /** `<directoryLabel>/<filename>` as listed, not yet normalised. */
+  path: string;
+  /** Repository file id. */
+  id: number;
+  /** Listed size; `null` when the listing gave none. */
+  size: number | null;
+  /** Listed media type. */
+  contentType?: string;
+  /** Listed MD5. */
+  md5?: string;
+  /** Listed checksum (of the original upload, for an ingested tabular file). */
+  checksum?: Checksum;
+  /** An ingested tabular file: served longer than listed. */
+  tabular?: boolean;
+  /** An ingested tabular file's original upload, when the listing names it. */
+  original?: { path: string; size: number | null; contentType?: string };
+  /** Read with `format=original`: the original upload of an ingested tabular file. */
+  format?: "original";
+  /** Restricted or embargoed: reading it needs a token with access. */
+  restricted?: boolean;
+  /** The day an embargo ends (`YYYY-MM-DD`), while it holds. */
+  embargoedUntil?: string;
+}
+
+/**
+ * An ingested tabular file seen as its original upload: the original's
+ * path, size and media type, read with `format=original`, its bytes exact
+ * (no longer `tabular`). A file without a listed original is returned as
+ * it is.
+ *
+ * @example
+ * ```ts
+ * import { asOriginal } from "./listed_file.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const archival = {
+ *   path: "d/t.tab", id: 8, size: 4, contentType: "text/tab-separated-values", tabular: true,
+ *   original: { path: "d/t.csv", size: 9, contentType: "text/csv" },
+ * };
+ * deepStrictEqual(asOriginal(archival), {
+ *   path: "d/t.csv", id: 8, size: 9, contentType: "text/csv", format: "original",
+ * });
+ * ```
+ */
+export function asOriginal(file: ListedFile): ListedFile {
+  const { original, tabular: _tabular, contentType: _type, ...rest } = file;
+  if (original === undefined) return file;
+  const seen: ListedFile = {
+    ...rest,
+    path: original.path,
+    size: original.size,
+    format: "original",
+  };
+  if (original.contentType !== undefined) {
+    seen.contentType = original.contentType;
+  }
+  return seen;
+}
