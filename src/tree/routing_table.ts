@@ -10,7 +10,7 @@
 import { checksumKind, listedChecksum } from "../base/checksum.ts";
 import { asOriginal, type ListedFile } from "../base/listed_file.ts";
 import { normalizePath, parentKey } from "./paths.ts";
-import type { Checksum, FileInfo, Logger, TabularView } from "../base/types.ts";
+import type { FileInfo, Logger, TabularView } from "../base/types.ts";
 
 /**
  * A listing entry left out of the table, and why.
