@@ -17,9 +17,14 @@
  * interrupted.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { main } from "@x/repo-fs/cli";
- * const status = await main(["--host", "repo.example.org", "--pid", "doi:10.5072/FK2/ABC", "--json", "ls"]);
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const status = await main(["--host", emu.host, "--pid", emu.pid, "--json", "ls"]);
+ * strictEqual(status, 0); // and the entries are on stdout as JSON
  * ```
  *
  * @module

@@ -13,6 +13,7 @@
  *
  * ```ts
  * import { startEmulator } from "./emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
  *
  * await using emu = await startEmulator({
  *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}', "README.md": "# hi" },
@@ -23,7 +24,7 @@
  *   { headers: { "X-Repo-key": "secret" } },
  * );
  * const { data } = await response.json();
- * console.log(data.latestVersion.files.length); // 2
+ * strictEqual(data.latestVersion.files.length, 2);
  * ```
  *
  * @module

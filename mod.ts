@@ -49,23 +49,7 @@ export type {
 } from "./src/base/types.ts";
 export type { ChecksumKind } from "./src/base/checksum.ts";
 export type { SerializedOptions, SerializedRepoFs } from "./src/serialize.ts";
-export type {
-  CachedUrl,
-  ContentKey,
-  ResolvedUrl,
-  UrlResolver,
-} from "./src/repo/download_urls.ts";
-export type {
-  CompactListing,
-  RejectedEntry,
-} from "./src/tree/routing_table.ts";
-export type { AccessAnswer } from "./src/repo/repo_api.ts";
-export type {
-  ArrayPartRequest,
-  ArrayPartResult,
-  ArraySelection,
-  ArrayValues,
-} from "./src/zarr/array_part.ts";
+export type { RejectedEntry } from "./src/tree/routing_table.ts";
 export type {
   Downloaded,
   DownloadToFileOptions,

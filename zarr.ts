@@ -33,15 +33,12 @@
  */
 
 export {
-  type ByteRange,
   type ByteSource,
   type RepoZarrStore,
   zarrStore,
 } from "./src/zarr/zarr_store.ts";
-export { type DecodingPool, getArray } from "./src/zarr/get_array.ts";
+export { getArray } from "./src/zarr/get_array.ts";
 export type {
-  ArrayPartRequest,
-  ArrayPartResult,
   ArrayResult,
   ArraySelection,
   ArrayValues,

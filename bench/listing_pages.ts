@@ -29,7 +29,7 @@ import { median, pathOf, printTable, zarrLayout } from "./synth_listing.ts";
 import { startEmulator } from "../emulator.ts";
 import type { Emulator } from "../emulator.ts";
 import { FileLister, type ListingSink } from "../src/repo/file_lister.ts";
-import { RepoApi, repositoryBase } from "../src/repo/repo_api.ts";
+import { RepoApi } from "../src/repo/repo_api.ts";
 import { RetryPolicy } from "../src/repo/retry.ts";
 import { RoutingTable } from "../src/tree/routing_table.ts";
 
@@ -181,12 +181,11 @@ async function listOnce(
   gc: () => void,
   how: Sampling,
 ): Promise<Pass> {
-  const api = new RepoApi(
-    repositoryBase(target.host),
-    undefined,
-    { fetch: globalThis.fetch, timeoutMs: 600_000 },
-    new RetryPolicy({ retries: 0 }),
-  );
+  const api = RepoApi.connect({
+    host: target.host,
+    timeoutMs: 600_000,
+    retry: new RetryPolicy({ retries: 0 }),
+  });
   const lister = new FileLister(api);
   gc();
   gc();

@@ -222,12 +222,12 @@ export function listFilesOver(
     });
     return Promise.resolve(response);
   }) as typeof fetch;
-  const api = new RepoApi(
-    "http://127.0.0.1:9/api",
-    undefined,
-    { fetch: fakeFetch, timeoutMs: 600_000 },
-    new RetryPolicy({ retries: 0 }),
-  );
+  const api = RepoApi.connect({
+    host: "http://127.0.0.1:9",
+    fetch: fakeFetch,
+    timeoutMs: 600_000,
+    retry: new RetryPolicy({ retries: 0 }),
+  });
   return () => api.listFiles(pid, ":latest");
 }
 

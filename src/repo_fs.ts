@@ -8,19 +8,13 @@
 
 import { ContentReader } from "./content/content.ts";
 import type { ContentFile } from "./content/content_answer.ts";
-import {
-  type ContentKey,
-  DownloadUrls,
-  type ResolvedUrl,
-  type UrlResolver,
-} from "./repo/download_urls.ts";
+import { DownloadUrls, type UrlResolver } from "./repo/download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
 import { FileLister } from "./repo/file_lister.ts";
 import { compileGlob } from "./tree/glob.ts";
 import { normalizePath } from "./tree/paths.ts";
 import { normalizePid } from "./repo/pid.ts";
-import { RepoApi, repositoryBase, repositoryNames } from "./repo/repo_api.ts";
-import { plainFetch } from "./repo/request.ts";
+import { RepoApi } from "./repo/repo_api.ts";
 import { RetryPolicy } from "./repo/retry.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
 import {
@@ -109,11 +103,49 @@ export interface RestoreOptions {
   logger?: Logger;
   /** Transport. */
   fetch?: typeof fetch;
-  /**
-   * Where content URLs come from instead of this instance's own HEADs: a
-   * pool's workers share the main thread's cache and HEAD budget this way.
-   */
-  urlResolver?: UrlResolver;
+}
+
+/** The option key under which a pool's worker hands its instance the main thread's URLs. */
+const SHARED_URLS = Symbol("shared content URLs");
+
+let urlsOf: (fs: RepoFs) => UrlResolver;
+let restoreSharing: (serialized: SerializedRepoFs, urls: UrlResolver) => RepoFs;
+
+/**
+ * A `RepoFs` rebuilt from `serialized` that takes every content URL from
+ * `urls` instead of sending HEADs of its own: how a pool's workers share
+ * their main thread's URL cache and HEAD budget.
+ *
+ * @example
+ * ```ts
+ * import { contentUrls, RepoFs, sharingUrls } from "./repo_fs.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const main = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * const worker = sharingUrls(main.serialize(), contentUrls(main));
+ * strictEqual(contentUrls(worker), contentUrls(main));
+ * ```
+ */
+export function sharingUrls(
+  serialized: SerializedRepoFs,
+  urls: UrlResolver,
+): RepoFs {
+  return restoreSharing(serialized, urls);
+}
+
+/**
+ * Where a `RepoFs` gets its content URLs: a pool's main thread answers its
+ * workers' asks through it.
+ *
+ * @example
+ * ```ts
+ * import { contentUrls, RepoFs } from "./repo_fs.ts";
+ * import { ok } from "node:assert/strict";
+ * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * ok(typeof contentUrls(fs).resolve === "function");
+ * ```
+ */
+export function contentUrls(fs: RepoFs): UrlResolver {
+  return urlsOf(fs);
 }
 
 /**
@@ -149,9 +181,8 @@ export class RepoFs {
   /**
    * Checks the storage options; nothing is fetched until the first call.
    * @param options the storage options; see {@linkcode RepoFsOptions}
-   * @param restore what a rebuilt instance takes besides its options
    */
-  constructor(options: RepoFsOptions, restore: RestoreOptions = {}) {
+  constructor(options: RepoFsOptions) {
     const {
       host,
       pid,
@@ -163,7 +194,6 @@ export class RepoFs {
       tabular = "archival",
     } = options ?? {};
     const normalPid = normalizePid(pid);
-    const names = repositoryNames(options ?? {});
     positiveInteger("headConcurrency", headConcurrency);
     positiveInteger("getConcurrency", getConcurrency);
     if (typeof version !== "string" || version === "") {
@@ -183,7 +213,7 @@ export class RepoFs {
       );
     }
     const retry = new RetryPolicy(options.retry);
-    const base = repositoryBase(host, token);
+    this.#api = RepoApi.connect({ ...options, timeoutMs, retry });
     this.host = host;
     this.pid = normalPid;
     this.version = version;
@@ -191,7 +221,7 @@ export class RepoFs {
     this.#options = {
       host,
       pid: normalPid,
-      ...names,
+      ...this.#api.names,
       version,
       headConcurrency,
       getConcurrency,
@@ -200,27 +230,23 @@ export class RepoFs {
       retry: retry.toJSON(),
       tabular,
     };
-    this.#logger = restore.logger ?? options.logger;
-    const transport = {
-      fetch: plainFetch(restore.fetch ?? options.fetch),
-      timeoutMs,
-    };
-    this.#api = new RepoApi(base, token, transport, retry, names);
+    this.#logger = options.logger;
     this.#lister = new FileLister(this.#api, this.#logger);
-    if (restore.urlResolver === undefined) {
+    const shared = (options as { [SHARED_URLS]?: UrlResolver })[SHARED_URLS];
+    if (shared === undefined) {
       this.#cache = new DownloadUrls(
         (file, _stale, signal) => this.#api.head(file.id, signal, file.format),
         headConcurrency,
         this.#logger,
       );
     }
-    this.#urls = restore.urlResolver ?? this.#cache!;
+    this.#urls = shared ?? this.#cache!;
     this.#content = new ContentReader(this.#urls, {
-      transport,
+      transport: this.#api.transport,
       retry,
-      repository: base,
+      repository: this.#api.base,
       token,
-      tokenHeader: names.tokenHeader,
+      tokenHeader: this.#api.names.tokenHeader,
       getConcurrency,
     });
   }
@@ -238,8 +264,21 @@ export class RepoFs {
     serialized: SerializedRepoFs,
     restore: RestoreOptions = {},
   ): RepoFs {
+    return RepoFs.#restored(serialized, restore);
+  }
+
+  static {
+    urlsOf = (fs) => fs.#urls;
+    restoreSharing = (serialized, urls) =>
+      RepoFs.#restored(serialized, { [SHARED_URLS]: urls });
+  }
+
+  static #restored(
+    serialized: SerializedRepoFs,
+    extra: RestoreOptions & { [SHARED_URLS]?: UrlResolver },
+  ): RepoFs {
     checkSerialized(serialized);
-    const fs = new RepoFs(serialized.options, restore);
+    const fs = new RepoFs({ ...serialized.options, ...extra });
     fs.#cache?.load(serialized.urls);
     if (serialized.listing) {
       fs.#builtTable = RoutingTable.fromCompact(serialized.listing);
@@ -336,32 +375,15 @@ export class RepoFs {
     fileId: number,
     format?: "original",
   ): Promise<string> {
-    return (await this.resolveContentUrl({ id: fileId, format })).url;
-  }
-
-  /**
-   * The content URL of a file id (and format) with what is known about it;
-   * `stale` names a URL that the store refused, which is then resolved
-   * afresh. A pool's workers resolve through their main thread's instance
-   * this way.
-   */
-  resolveContentUrl(
-    file: number | ContentKey,
-    stale?: string,
-    signal?: AbortSignal,
-  ): Promise<ResolvedUrl> {
-    const key = typeof file === "number" ? { id: file } : file;
-    if (!Number.isSafeInteger(key.id)) {
-      throw new TypeError(`fileId must be an integer, got ${key.id}`);
+    if (!Number.isSafeInteger(fileId)) {
+      throw new TypeError(`fileId must be an integer, got ${fileId}`);
     }
-    if (key.format !== undefined && key.format !== "original") {
+    if (format !== undefined && format !== "original") {
       throw new TypeError(
-        `format must be "original" when given, got ${
-          JSON.stringify(key.format)
-        }`,
+        `format must be "original" when given, got ${JSON.stringify(format)}`,
       );
     }
-    return this.#urls.resolve(key, stale, signal);
+    return (await this.#urls.resolve({ id: fileId, format })).url;
   }
 
   /**
@@ -477,17 +499,11 @@ export async function listCollection(options: {
   timeoutMs?: number;
   signal?: AbortSignal;
 }): Promise<unknown[]> {
-  const { host, alias, token, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
+  const { alias, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   if (typeof alias !== "string" || alias === "") {
     throw new TypeError(`alias must be a non-empty string`);
   }
-  const api = new RepoApi(
-    repositoryBase(host, token),
-    token,
-    { fetch: plainFetch(options.fetch), timeoutMs },
-    new RetryPolicy(),
-    repositoryNames(options),
-  );
+  const api = RepoApi.connect({ ...options, timeoutMs });
   return await api.listCollection(alias, options.signal);
 }
 

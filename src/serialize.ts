@@ -37,7 +37,7 @@ export interface SerializedOptions {
   tokenHeader?: string;
   /** The collections path; `repos` when absent. */
   collectionsPath?: string;
-  /** Request timeout. */
+  /** Longest silence of a request, in milliseconds. */
   timeoutMs: number;
   /** Retry policy. */
   retry: RetryOptions;
@@ -46,12 +46,18 @@ export interface SerializedOptions {
 }
 
 /**
- * A `RepoFs` in plain form; see `RepoFs.serialize()`.
+ * A `RepoFs` in plain form; see `RepoFs.serialize()`. Only `options` is
+ * meant to be read; `urls` and `listing` are in a form of this version's
+ * own, to be handed back to `RepoFs.fromSerialized`.
  *
  * @example
- * ```ts ignore
- * const plain: SerializedRepoFs = fs.serialize();
- * const copy = RepoFs.fromSerialized(JSON.parse(JSON.stringify(plain)));
+ * ```ts
+ * import { RepoFs } from "../mod.ts";
+ * import type { SerializedRepoFs } from "./serialize.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * const plain: SerializedRepoFs = JSON.parse(JSON.stringify(fs.serialize()));
+ * strictEqual(RepoFs.fromSerialized(plain).pid, "doi:10.5072/FK2/ABC");
  * ```
  */
 export interface SerializedRepoFs {
@@ -59,6 +65,26 @@ export interface SerializedRepoFs {
   format: "repo-fs/1";
   /** Storage options. */
   options: SerializedOptions;
+  /** Resolved content URLs. */
+  urls: readonly unknown[];
+  /** The listing, once built. */
+  listing?: unknown;
+}
+
+/**
+ * {@linkcode SerializedRepoFs} as this version writes and reads it.
+ *
+ * @example
+ * ```ts
+ * import type { SerializedForm } from "./serialize.ts";
+ * const empty: SerializedForm = {
+ *   format: "repo-fs/1",
+ *   options: { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC", version: ":latest", headConcurrency: 3, timeoutMs: 60000, retry: {} },
+ *   urls: [[7, "https://store.example.org/7?sig=x", true]],
+ * };
+ * ```
+ */
+export interface SerializedForm extends SerializedRepoFs {
   /** Resolved content URLs: `[fileId, url, direct, format?]`. */
   urls: CachedUrl[];
   /** The listing, once built. */
@@ -72,17 +98,15 @@ export interface SerializedRepoFs {
  * @example
  * ```ts
  * import { checkSerialized } from "./serialize.ts";
- * try {
- *   checkSerialized({ format: "other" });
- * } catch (e) {
- *   console.log((e as Error).message);
- * }
+ * import { throws } from "node:assert/strict";
+ * throws(() => checkSerialized({ format: "other" }), /^TypeError: Not a serialised RepoFs \(format "other"\)$/);
+ * checkSerialized({ format: "repo-fs/1", options: {}, urls: [] });
  * ```
  */
 export function checkSerialized(
   value: unknown,
-): asserts value is SerializedRepoFs {
-  const s = value as Partial<SerializedRepoFs> | null;
+): asserts value is SerializedForm {
+  const s = value as Partial<SerializedForm> | null;
   if (s?.format !== "repo-fs/1") {
     throw new TypeError(
       `Not a serialised RepoFs (format ${JSON.stringify(s?.format)})`,

@@ -17,6 +17,7 @@ import {
 } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { collect } from "../src/content/content.ts";
+import { contentUrls } from "../src/repo_fs.ts";
 import { bounded, patterned, recordingLogger } from "./support.ts";
 
 const TOKEN = "s3cr3t-token-value";
@@ -235,7 +236,7 @@ Deno.test("an aborted read withdraws its URL ask: a HEAD nobody waits for is nev
   const withdrawn = new AbortController();
   withdrawn.abort(new Error("too late"));
   await rejects(
-    t.fs.resolveContentUrl(id, undefined, withdrawn.signal),
+    contentUrls(t.fs).resolve({ id }, undefined, withdrawn.signal),
     /too late/,
   );
   ok((await t.fs.resolveDownloadUrl(id)).startsWith(t.emu.storeOrigin));

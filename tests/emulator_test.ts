@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { concat } from "../src/content/content.ts";
+import { md5 } from "./support.ts";
 
 const DATASET_KEYS = [
   "id",
@@ -78,10 +78,6 @@ async function get(
 ): Promise<{ response: Response; text: string }> {
   const response = await fetch(url, { redirect: "manual", ...init });
   return { response, text: await response.text() };
-}
-
-function md5(text: string): string {
-  return createHash("md5").update(text).digest("hex");
 }
 
 Deno.test("the dataset listing has the repository's shape", async () => {

@@ -7,7 +7,6 @@ import {
   RepoHttpError,
   WorkerCrashedError,
 } from "../mod.ts";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { crashWorker } from "../src/pool/pool.ts";
@@ -15,7 +14,7 @@ import { downloadToFile } from "../src/pool/file_download.ts";
 import type { RepoFile } from "../src/repo_fs.ts";
 import type { FileInfo } from "../src/base/types.ts";
 import { startEmulator } from "../emulator.ts";
-import { patterned } from "./support.ts";
+import { md5, patterned } from "./support.ts";
 
 const PARTIAL = ".repo-fs-partial-";
 
@@ -148,7 +147,7 @@ Deno.test("a worker that dies fails its own requests and is replaced", async () 
   await pool.info("");
   const reads = paths.map((path) => pool.catFile(path));
   await new Promise((resolve) => setTimeout(resolve, 100));
-  pool[crashWorker](0);
+  crashWorker(pool, 0);
   const settled = await Promise.allSettled(reads);
   const crashed = settled.filter((r) => r.status === "rejected");
   const fine = settled.filter((r) => r.status === "fulfilled");
@@ -324,11 +323,6 @@ function served(content: string): RepoFile {
     read: () => Promise.resolve(bytes),
     stream: () => ReadableStream.from([bytes]),
   };
-}
-
-/** The MD5 of `text`, as listings give it. */
-function md5(text: string): string {
-  return createHash("md5").update(text).digest("hex");
 }
 
 Deno.test("downloadToFile keeps only what the listing vouches for; only a tabular file may be longer", async () => {

@@ -21,6 +21,7 @@ import {
 import { startEmulator } from "../emulator.ts";
 import { downloadToFile } from "../src/pool/file_download.ts";
 import { isComplete } from "../src/cli/download.ts";
+import type { SerializedForm } from "../src/serialize.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -245,7 +246,7 @@ Deno.test('tabular "original": ingested files appear and read as their original 
   notEqual(originalUrl, archivalUrl);
   ok(new URL(originalUrl).pathname.endsWith(".orig"), originalUrl);
   deepStrictEqual(
-    fs.serialize().urls.filter(([fileId]) => fileId === id)
+    (fs.serialize() as SerializedForm).urls.filter(([fileId]) => fileId === id)
       .sort((a, b) => a.length - b.length),
     [[id, archivalUrl, false], [id, originalUrl, false, "original"]],
   );

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Logger } from "../mod.ts";
 
 /** A logger that keeps what it is told, for assertions. */
@@ -42,4 +43,9 @@ export async function bounded<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The MD5 of `text`, as listings give it. */
+export function md5(text: string): string {
+  return createHash("md5").update(text).digest("hex");
 }

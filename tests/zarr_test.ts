@@ -10,7 +10,9 @@ import {
   zarrStore,
 } from "../zarr.ts";
 import { ArrayPartReader, padSelection } from "../src/zarr/array_part.ts";
-import { type DecodingPool, splitSelection } from "../src/zarr/get_array.ts";
+import { splitSelection } from "../src/zarr/get_array.ts";
+import { offerPartDecoder, partDecoderOf } from "../src/zarr/part_decoders.ts";
+import type { ByteSource } from "../src/zarr/zarr_store.ts";
 import {
   type ArraySpec,
   buildZarrStore,
@@ -566,29 +568,30 @@ Deno.test("getArray on a pool of 2 reads 8 parts and joins them; a corrupt chunk
  * asked for after a part had failed.
  */
 function watchParts(pool: RepoFsPool): {
-  pool: DecodingPool;
+  pool: ByteSource;
   parts: { started: number; startedAfterFailure: number };
 } {
   const parts = { started: 0, startedAfterFailure: 0 };
   let failed = false;
-  return {
-    parts,
-    pool: {
-      size: pool.size,
-      catFile: (path, options) => pool.catFile(path, options),
-      info: (path) => pool.info(path),
-      exists: (path) => pool.exists(path),
-      readArrayParts(requests, options) {
-        if (!options?.signal?.aborted) {
-          parts.started += requests.length;
-          if (failed) parts.startedAfterFailure += requests.length;
-        }
-        const read = pool.readArrayParts(requests, options);
-        read.catch(() => failed = true);
-        return read;
-      },
-    },
+  const decoder = partDecoderOf(pool)!;
+  const watched: ByteSource = {
+    catFile: (path, options) => pool.catFile(path, options),
+    info: (path) => pool.info(path),
+    exists: (path) => pool.exists(path),
   };
+  offerPartDecoder(watched, {
+    workers: decoder.workers,
+    read(requests, options) {
+      if (!options?.signal?.aborted) {
+        parts.started += requests.length;
+        if (failed) parts.startedAfterFailure += requests.length;
+      }
+      const read = decoder.read(requests, options);
+      read.catch(() => failed = true);
+      return read;
+    },
+  });
+  return { parts, pool: watched };
 }
 
 Deno.test("getArray stops when its signal aborts, on a RepoFs and on a pool", async () => {

@@ -31,8 +31,10 @@ export interface RepoErrorOptions {
  * @example
  * ```ts
  * import { NotFoundError } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const err = new NotFoundError("climate.zarr/missing");
- * console.log(err.code); // "ENOENT"
+ * strictEqual(err.code, "ENOENT");
+ * strictEqual(err.message, 'No such file or directory in the dataset: "climate.zarr/missing"');
  * ```
  */
 export class NotFoundError extends Error {
@@ -57,8 +59,9 @@ export class NotFoundError extends Error {
  * @example
  * ```ts
  * import { IsADirectoryError } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const err = new IsADirectoryError("climate.zarr");
- * console.log(err.code); // "EISDIR"
+ * strictEqual(err.code, "EISDIR");
  * ```
  */
 export class IsADirectoryError extends Error {
@@ -86,8 +89,10 @@ export class IsADirectoryError extends Error {
  * @example
  * ```ts
  * import { RepoHttpError } from "./errors.ts";
- * const err = new RepoHttpError(401, "https://repo.example.org/api/datasets/:persistentId/", "Bad API key");
- * console.log(err.message); // "HTTP 401 from https://repo.example.org/api/datasets/:persistentId/: Bad API key"
+ * import { strictEqual } from "node:assert/strict";
+ * const err = new RepoHttpError(401, "https://repo.example.org/api/datasets/:persistentId/?persistentId=doi:1/2", "Bad API key");
+ * strictEqual(err.message, "HTTP 401 from https://repo.example.org/api/datasets/:persistentId/: Bad API key");
+ * strictEqual(err.url, "https://repo.example.org/api/datasets/:persistentId/");
  * ```
  */
 export class RepoHttpError extends Error {
@@ -133,8 +138,10 @@ export class RepoHttpError extends Error {
  * @example
  * ```ts
  * import { RepoProtocolError } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const err = new RepoProtocolError("listing is not JSON", "https://repo.example.org/api/datasets/:persistentId/?persistentId=doi:1/2");
- * console.log(err.url); // "https://repo.example.org/api/datasets/:persistentId/"
+ * strictEqual(err.url, "https://repo.example.org/api/datasets/:persistentId/");
+ * strictEqual(err.message, "listing is not JSON (https://repo.example.org/api/datasets/:persistentId/)");
  * ```
  */
 export class RepoProtocolError extends Error {
@@ -247,7 +254,8 @@ export class WorkerCrashedError extends Error {
  * @example
  * ```ts
  * import { withoutQuery } from "./errors.ts";
- * withoutQuery("https://s3.example/b/k?X-Amz-Signature=abc"); // "https://s3.example/b/k"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(withoutQuery("https://s3.example/b/k?X-Amz-Signature=abc"), "https://s3.example/b/k");
  * ```
  */
 export function withoutQuery(url: string): string {
@@ -262,8 +270,9 @@ export function withoutQuery(url: string): string {
  * @example
  * ```ts
  * import { RepoConnectionError } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const err = new RepoConnectionError("https://s3.example/b/k?X-Amz-Signature=abc", "connection reset");
- * console.log(err.message); // "Request to https://s3.example/b/k failed: connection reset"
+ * strictEqual(err.message, "Request to https://s3.example/b/k failed: connection reset");
  * ```
  */
 export class RepoConnectionError extends Error {
@@ -290,8 +299,9 @@ export class RepoConnectionError extends Error {
  * @example
  * ```ts
  * import { clip } from "./errors.ts";
- * clip("a".repeat(500)).length; // 200
- * clip("short"); // "short"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(clip("a".repeat(500)).length, 200);
+ * strictEqual(clip("short"), "short");
  * ```
  */
 export function clip(text: string): string {

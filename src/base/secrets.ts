@@ -16,8 +16,9 @@ const secrets = new Set<string>();
  * @example
  * ```ts
  * import { hideSecret, redact } from "./secrets.ts";
+ * import { strictEqual } from "node:assert/strict";
  * hideSecret("s3cret-for-the-example");
- * redact("Bad API key s3cret-for-the-example"); // "Bad API key ***"
+ * strictEqual(redact("Bad API key s3cret-for-the-example"), "Bad API key ***");
  * ```
  */
 export function hideSecret(secret: string): void {

@@ -101,7 +101,7 @@ export interface Logger {
 }
 
 /**
- * How failed requests are retried: 429, 502, 503, 504, dropped connections
+ * How failed requests are retried: 429, 500, 502, 503, 504, dropped connections
  * and truncated bodies, with exponential backoff and full jitter.
  *
  * @example
@@ -158,7 +158,10 @@ export interface RepoFsOptions {
   logger?: Logger;
   /** Transport; `globalThis.fetch` when absent. */
   fetch?: typeof fetch;
-  /** Timeout of one request in milliseconds, body included. Default 60000. */
+  /**
+   * Longest silence of a request in milliseconds: no answer, or no body
+   * bytes, for this long ends the attempt (and it is retried). Default 60000.
+   */
   timeoutMs?: number;
   /** Retry policy for transient failures. */
   retry?: RetryOptions;

@@ -24,7 +24,16 @@ export interface ByteSink {
  * @example
  * ```ts
  * import { writeAll } from "./write_all.ts";
- * await writeAll(Deno.stdout, new TextEncoder().encode("hello\n"));
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const calls: number[][] = [];
+ * const twoAtATime = {
+ *   write: (bytes: Uint8Array) => {
+ *     calls.push([...bytes.subarray(0, 2)]);
+ *     return Promise.resolve(Math.min(2, bytes.byteLength));
+ *   },
+ * };
+ * await writeAll(twoAtATime, new Uint8Array([1, 2, 3, 4, 5]));
+ * deepStrictEqual(calls, [[1, 2], [3, 4], [5]]);
  * ```
  */
 export async function writeAll(

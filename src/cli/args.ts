@@ -22,8 +22,10 @@ import {
  * @example
  * ```ts
  * import { UsageError } from "./args.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const error = new UsageError("missing PATH", "info");
- * console.log(error.command); // "info"
+ * strictEqual(error.command, "info");
+ * strictEqual(error.name, "UsageError");
  * ```
  */
 export class UsageError extends Error {
@@ -47,8 +49,12 @@ export class UsageError extends Error {
  * @example
  * ```ts
  * import { parseCommandLine } from "./args.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * const line = parseCommandLine(["--host", "h", "ls", "a", "--json"]);
- * console.log(line.command?.name, line.positionals, line.values.json); // "ls" ["a"] true
+ * strictEqual(line.command?.name, "ls");
+ * deepStrictEqual(line.positionals, ["a"]);
+ * strictEqual(line.values.host, "h");
+ * strictEqual(line.values.json, true);
  * ```
  */
 export interface CommandLine {
@@ -70,9 +76,12 @@ export interface CommandLine {
  *
  * @example
  * ```ts
- * import { parseCommandLine } from "./args.ts";
- * parseCommandLine(["cat", "a.bin", "--start", "-10"]).values.start; // "-10"
- * parseCommandLine(["help", "get"]).help; // true
+ * import { parseCommandLine, UsageError } from "./args.ts";
+ * import { strictEqual, throws } from "node:assert/strict";
+ * strictEqual(parseCommandLine(["cat", "a.bin", "--start", "-10"]).values.start, "-10");
+ * strictEqual(parseCommandLine(["help", "get"]).help, true);
+ * throws(() => parseCommandLine(["ls", "--nope"]), UsageError);
+ * throws(() => parseCommandLine(["info"]), { message: "info: missing argument PATH" });
  * ```
  */
 export function parseCommandLine(args: readonly string[]): CommandLine {
@@ -120,8 +129,14 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
  * @example
  * ```ts
  * import { integerOption, parseCommandLine } from "./args.ts";
+ * import { strictEqual, throws } from "node:assert/strict";
  * const line = parseCommandLine(["find", "--maxdepth", "2"]);
- * integerOption(line, "maxdepth", { min: 1 }); // 2
+ * strictEqual(integerOption(line, "maxdepth", { min: 1 }), 2);
+ * strictEqual(integerOption(parseCommandLine(["find"]), "maxdepth"), undefined);
+ * throws(
+ *   () => integerOption(parseCommandLine(["find", "--maxdepth", "0"]), "maxdepth", { min: 1 }),
+ *   { message: "--maxdepth must be >= 1, got 0" },
+ * );
  * ```
  */
 export function integerOption(
@@ -153,7 +168,9 @@ export function integerOption(
  * @example
  * ```ts
  * import { parseCommandLine, stringOption } from "./args.ts";
- * stringOption(parseCommandLine(["--pid", "doi:1/2", "ls"]), "pid"); // "doi:1/2"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(stringOption(parseCommandLine(["--pid", "doi:1/2", "ls"]), "pid"), "doi:1/2");
+ * strictEqual(stringOption(parseCommandLine(["ls"]), "pid"), undefined);
  * ```
  */
 export function stringOption(

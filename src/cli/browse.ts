@@ -16,8 +16,20 @@ import { drawTree, readTree } from "./tree.ts";
  * `ls [PATH]`: the direct children of a directory (or the file itself).
  *
  * @example
- * ```ts ignore
- * const status = await ls(context); // prints "  18 B  README.md" lines
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { ls } from "./browse.ts";
+ * import { Context } from "./context.ts";
+ * import { Output } from "./io.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "README.md": "# An example", "data/a.csv": "x,y\n" } });
+ * const out = new Output();
+ * const printed: string[] = [];
+ * out.print = async (text) => { printed.push(text); }; // instead of stdout
+ * const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "ls"]);
+ * strictEqual(await ls(new Context(line, out)), 0);
+ * deepStrictEqual(printed[0].split("\n"), ["  12 B  README.md", "     -  data/"]);
  * ```
  */
 export async function ls(context: Context): Promise<number> {
@@ -32,8 +44,27 @@ export async function ls(context: Context): Promise<number> {
  * `tree [PATH] [--maxdepth N]`: the tree drawn, or nested JSON.
  *
  * @example
- * ```ts ignore
- * const status = await tree(context); // prints "├── data/" lines
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { tree } from "./browse.ts";
+ * import { Context } from "./context.ts";
+ * import { Output } from "./io.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "README.md": "# An example", "data/a.csv": "x,y\n" } });
+ * const out = new Output();
+ * const printed: string[] = [];
+ * out.print = async (text) => { printed.push(text); }; // instead of stdout
+ * const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "tree"]);
+ * strictEqual(await tree(new Context(line, out)), 0);
+ * deepStrictEqual(printed[0].split("\n"), [
+ *   ".",
+ *   "├── README.md  (12 B)",
+ *   "└── data/",
+ *   "    └── a.csv  (4 B)",
+ *   "",
+ *   "1 directory, 2 files, 16 B",
+ * ]);
  * ```
  */
 export async function tree(context: Context): Promise<number> {
@@ -49,8 +80,20 @@ export async function tree(context: Context): Promise<number> {
  * `find [PATH] [--maxdepth N] [--withdirs]`: paths below a directory.
  *
  * @example
- * ```ts ignore
- * const status = await find(context); // prints one path per line
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { find } from "./browse.ts";
+ * import { Context } from "./context.ts";
+ * import { Output } from "./io.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "README.md": "# An example", "data/a.csv": "x,y\n" } });
+ * const out = new Output();
+ * const printed: string[] = [];
+ * out.print = async (text) => { printed.push(text); }; // instead of stdout
+ * const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "find", "--withdirs"]);
+ * strictEqual(await find(new Context(line, out)), 0);
+ * deepStrictEqual(printed[0].split("\n"), ["README.md", "data", "data/a.csv"]);
  * ```
  */
 export async function find(context: Context): Promise<number> {
@@ -68,8 +111,20 @@ export async function find(context: Context): Promise<number> {
  * `glob PATTERN`: paths matching a pattern.
  *
  * @example
- * ```ts ignore
- * const status = await glob(context); // prints one path per line
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { glob } from "./browse.ts";
+ * import { Context } from "./context.ts";
+ * import { Output } from "./io.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "README.md": "# An example", "data/a.csv": "x,y\n" } });
+ * const out = new Output();
+ * const printed: unknown[] = [];
+ * out.json = async (value) => { printed.push(value); }; // instead of stdout
+ * const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "--json", "glob", "data/*.csv"]);
+ * strictEqual(await glob(new Context(line, out)), 0);
+ * deepStrictEqual(printed, [["data/a.csv"]]);
  * ```
  */
 export async function glob(context: Context): Promise<number> {
@@ -82,8 +137,27 @@ export async function glob(context: Context): Promise<number> {
  * `info PATH`: what the listing says about a path.
  *
  * @example
- * ```ts ignore
- * const status = await info(context); // prints "name: ..." lines
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { info } from "./browse.ts";
+ * import { Context } from "./context.ts";
+ * import { Output } from "./io.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "README.md": "# An example", "data/a.csv": "x,y\n" } });
+ * const out = new Output();
+ * const printed: string[] = [];
+ * out.print = async (text) => { printed.push(text); }; // instead of stdout
+ * const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "info", "data/a.csv"]);
+ * strictEqual(await info(new Context(line, out)), 0);
+ * deepStrictEqual(printed[0].split("\n"), [
+ *   "name:         data/a.csv",
+ *   "type:         file",
+ *   "size:         4",
+ *   "id:           1002",
+ *   "content type: application/octet-stream",
+ *   "checksum:     MD5 043212bb9834e334677e9c9659294bd4",
+ * ]);
  * ```
  */
 export async function info(context: Context): Promise<number> {
@@ -99,8 +173,22 @@ export async function info(context: Context): Promise<number> {
  * to pass as `--pid`; `--json` prints the items as the repository sent them.
  *
  * @example
- * ```ts ignore
- * const status = await datasets(context); // "doi:10.5072/FK2/X  dataset  https://doi.org/..."
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { datasets } from "./browse.ts";
+ * import { Context } from "./context.ts";
+ * import { Output } from "./io.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator();
+ * const out = new Output();
+ * const printed: string[] = [];
+ * out.print = async (text) => { printed.push(text); }; // instead of stdout
+ * const line = parseCommandLine(["--host", emu.host, "datasets", emu.alias]);
+ * strictEqual(await datasets(new Context(line, out)), 0);
+ * deepStrictEqual(printed, [
+ *   "doi:10.5072/FK2/EMULATED  dataset  https://doi.org/10.5072/FK2/EMULATED",
+ * ]);
  * ```
  */
 export async function datasets(context: Context): Promise<number> {

@@ -28,8 +28,11 @@ const TOKEN_VARIABLE = "REPO_API_TOKEN";
  * import { Context } from "./context.ts";
  * import { parseCommandLine } from "./args.ts";
  * import { Output } from "./io.ts";
- * const context = new Context(parseCommandLine(["--json", "ls"]), new Output());
- * console.log(context.json); // true
+ * import { strictEqual, throws } from "node:assert/strict";
+ * const context = new Context(parseCommandLine(["--json", "ls", "data"]), new Output());
+ * strictEqual(context.json, true);
+ * strictEqual(context.arg(0), "data");
+ * throws(() => context.host(), { name: "UsageError", message: "ls needs --host" });
  * ```
  */
 export class Context {

@@ -16,6 +16,7 @@ import {
   verifyDownload,
 } from "../pool/file_download.ts";
 import type { RepoFsPool } from "../pool/pool.ts";
+import { Semaphore } from "../base/semaphore.ts";
 import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
@@ -73,9 +74,36 @@ export interface DownloadOptions {
  * signal aborts, the files in flight and those not started have none.
  *
  * @example
- * ```ts ignore
- * const root = await OutputRoot.open("out");
- * const outcomes = await downloadAll(pool, root, await fs.find("").then(...), options);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { RepoFs, RepoFsPool } from "../../mod.ts";
+ * import { downloadAll, type DownloadOptions } from "./download.ts";
+ * import { OutputRoot } from "./safe_path.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello", "d/b.txt": "world" } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * await using pool = new RepoFsPool(fs, { workers: 1 });
+ * const files = await Promise.all((await fs.find("")).map((path) => fs.info(path)));
+ * const options: DownloadOptions = {
+ *   parallel: 2,
+ *   resume: false,
+ *   signal: new AbortController().signal,
+ *   onBytes() {},
+ *   onOutcome() {},
+ * };
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   const root = await OutputRoot.open(dir);
+ *   deepStrictEqual(await downloadAll(pool, root, files, options), [
+ *     { path: "a.txt", status: "downloaded", bytes: 5, verified: "md5" },
+ *     { path: "d/b.txt", status: "downloaded", bytes: 5, verified: "md5" },
+ *   ]);
+ *   strictEqual(await Deno.readTextFile(`${dir}/d/b.txt`), "world");
+ *   const again = await downloadAll(pool, root, files, { ...options, resume: true });
+ *   deepStrictEqual(again.map((outcome) => outcome.status), ["skipped", "skipped"]);
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  */
 export async function downloadAll(
@@ -85,18 +113,22 @@ export async function downloadAll(
   options: DownloadOptions,
 ): Promise<Outcome[]> {
   const outcomes: (Outcome | undefined)[] = new Array(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length && !options.signal.aborted) {
-      const index = next++;
-      const outcome = await downloadFile(pool, root, files[index], options);
-      if (outcome === undefined) return;
-      outcomes[index] = outcome;
-      options.onOutcome(outcome);
+  const downloading = new Semaphore(options.parallel);
+  const settled = await Promise.allSettled(
+    files.map((file, index) =>
+      downloading.run(async () => {
+        const outcome = await downloadFile(pool, root, file, options);
+        if (outcome === undefined) return;
+        outcomes[index] = outcome;
+        options.onOutcome(outcome);
+      }, options.signal)
+    ),
+  );
+  for (const result of settled) {
+    if (result.status === "rejected" && !options.signal.aborted) {
+      throw result.reason;
     }
-  };
-  const workers = Math.min(options.parallel, files.length);
-  await Promise.all(Array.from({ length: workers }, worker));
+  }
   return outcomes.filter((outcome) => outcome !== undefined);
 }
 
@@ -104,8 +136,36 @@ export async function downloadAll(
  * Downloads one file below `root`; `undefined` when the signal aborted it.
  *
  * @example
- * ```ts ignore
- * const outcome = await downloadFile(pool, root, await fs.info("a.txt"), options);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { RepoFs, RepoFsPool } from "../../mod.ts";
+ * import { downloadFile, type DownloadOptions } from "./download.ts";
+ * import { OutputRoot } from "./safe_path.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * await using pool = new RepoFsPool(fs, { workers: 1 });
+ * const options: DownloadOptions = {
+ *   parallel: 1,
+ *   resume: false,
+ *   signal: new AbortController().signal,
+ *   onBytes() {},
+ *   onOutcome() {},
+ * };
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   const root = await OutputRoot.open(dir);
+ *   deepStrictEqual(
+ *     await downloadFile(pool, root, await fs.info("a.txt"), options),
+ *     { path: "a.txt", status: "downloaded", bytes: 5, verified: "md5" },
+ *   );
+ *   deepStrictEqual(
+ *     await downloadFile(pool, root, { name: "../x", type: "file", size: 1 }, options),
+ *     { path: "../x", status: "failed", error: 'it has a ".." segment', refused: true },
+ *   );
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  */
 export async function downloadFile(
@@ -145,8 +205,29 @@ export async function downloadFile(
  * cannot be computed) is never taken as complete; nor is a symlink.
  *
  * @example
- * ```ts ignore
- * if (await isComplete("out/a.txt", await fs.info("a.txt"), signal)) console.log("skip");
+ * ```ts
+ * import type { FileInfo } from "../../mod.ts";
+ * import { isComplete } from "./download.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   const target = `${dir}/a.txt`;
+ *   await Deno.writeTextFile(target, "hello");
+ *   const signal = new AbortController().signal;
+ *   const listed: FileInfo = {
+ *     name: "a.txt",
+ *     type: "file",
+ *     size: 5,
+ *     checksum: { type: "MD5", value: "5d41402abc4b2a76b9719d911017c592" },
+ *   };
+ *   strictEqual(await isComplete(target, listed, signal), true);
+ *   const changed = { ...listed, checksum: { type: "MD5", value: "0".repeat(32) } };
+ *   strictEqual(await isComplete(target, changed, signal), false);
+ *   strictEqual(await isComplete(target, { name: "a.txt", type: "file", size: 5 }, signal), true); // the size alone
+ *   strictEqual(await isComplete(target, { name: "a.txt", type: "file", size: null }, signal), false); // nothing to check
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  */
 export async function isComplete(

@@ -18,7 +18,12 @@ import { onStopSignal } from "./signals.ts";
  *
  * @example
  * ```ts ignore
- * const status = await emulate(context); // runs until Ctrl-C
+ * import { parseCommandLine } from "./args.ts";
+ * import { Context } from "./context.ts";
+ * import { emulate } from "./emulate.ts";
+ * import { Output } from "./io.ts";
+ * const line = parseCommandLine(["emulate", "my-dataset", "--port", "8080"]);
+ * const status = await emulate(new Context(line, new Output())); // 0, after Ctrl-C or SIGTERM
  * ```
  */
 export async function emulate(context: Context): Promise<number> {

@@ -17,9 +17,11 @@ const UNITS = ["KiB", "MiB", "GiB", "TiB", "PiB"];
  * @example
  * ```ts
  * import { formatSize } from "./format.ts";
- * formatSize(512); // "512 B"
- * formatSize(1536); // "1.5 KiB"
- * formatSize(null); // "?"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(formatSize(512), "512 B");
+ * strictEqual(formatSize(1536), "1.5 KiB");
+ * strictEqual(formatSize(12 * 1024 * 1024), "12.0 MiB");
+ * strictEqual(formatSize(null), "?");
  * ```
  */
 export function formatSize(bytes: number | null): string {
@@ -40,8 +42,9 @@ export function formatSize(bytes: number | null): string {
  * @example
  * ```ts
  * import { formatDuration } from "./format.ts";
- * formatDuration(65); // "1:05"
- * formatDuration(3725); // "1:02:05"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(formatDuration(65), "1:05");
+ * strictEqual(formatDuration(3725), "1:02:05");
  * ```
  */
 export function formatDuration(seconds: number): string {

@@ -51,8 +51,23 @@ export interface Failure {
  * their temporary files removed, and one line says how far it got.
  *
  * @example
- * ```ts ignore
- * const status = await get(context);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { parseCommandLine } from "./args.ts";
+ * import { Context } from "./context.ts";
+ * import { get } from "./get.ts";
+ * import { Output } from "./io.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "data/a.csv": "x,y\n", "README.md": "# hi" } });
+ * const dir = await Deno.makeTempDir();
+ * try {
+ *   const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "get", "data", "--out", dir]);
+ *   strictEqual(await get(new Context(line, new Output())), 0); // a summary line on stdout
+ *   strictEqual(await Deno.readTextFile(`${dir}/data/a.csv`), "x,y\n");
+ *   deepStrictEqual(await Array.fromAsync(Deno.readDir(dir), (entry) => entry.name), ["data"]);
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  */
 export async function get(context: Context): Promise<number> {

@@ -20,10 +20,12 @@ const UNSHOWABLE = /[\p{Cc}\p{Bidi_Control}]/u;
  * @example
  * ```ts
  * import { Output } from "./io.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const out = new Output();
  * out.hide("s3cret");
- * await out.print("listing done");
- * out.error("token s3cret refused"); // stderr: "repo-fs: token *** refused"
+ * await out.print("listing done"); // stdout
+ * strictEqual(out.redact("token s3cret refused"), "token *** refused");
+ * out.error("token s3cret refused"); // stderr gets "repo-fs: token *** refused"
  * ```
  */
 export class Output {
@@ -129,8 +131,9 @@ export class Output {
  * @example
  * ```ts
  * import { displayPath } from "./io.ts";
- * displayPath("a/b.txt"); // "a/b.txt"
- * displayPath("a\u001b[2J"); // '"a\\u001b[2J"'
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(displayPath("a/b.txt"), "a/b.txt");
+ * strictEqual(displayPath("a\u001b[2J"), '"a\\u001b[2J"');
  * ```
  */
 export function displayPath(path: string): string {
@@ -144,8 +147,9 @@ export function displayPath(path: string): string {
  * @example
  * ```ts
  * import { quotePath } from "./io.ts";
- * quotePath("a/b.txt"); // '"a/b.txt"'
- * quotePath("x\u202etxt.exe"); // '"x\\u202etxt.exe"'
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(quotePath("a/b.txt"), '"a/b.txt"');
+ * strictEqual(quotePath("x\u202etxt.exe"), '"x\\u202etxt.exe"');
  * ```
  */
 export function quotePath(path: string): string {

@@ -37,9 +37,14 @@ const RUNNERS: Record<string, (context: Context) => Promise<number>> = {
  * interrupted. Output goes to the process's stdout and stderr.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
  * import { main } from "./main.ts";
- * const status = await main(["--host", "repo.example.org", "--pid", "doi:10.5072/FK2/ABC", "ls"]);
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * strictEqual(await main(["--host", emu.host, "--pid", emu.pid, "ls"]), 0); // lists a.txt on stdout
+ * strictEqual(await main(["--host", emu.host, "--pid", emu.pid, "cat", "b.txt"]), 1); // no such file: one line on stderr
+ * strictEqual(await main(["ls", "--nope"]), 2); // bad usage: an unknown option
  * ```
  */
 export async function main(args: readonly string[]): Promise<number> {

@@ -40,8 +40,13 @@ export interface ProgressState {
  * @example
  * ```ts
  * import { progressLine } from "./progress.ts";
- * progressLine({ files: 3, totalFiles: 10, bytes: 2048, totalBytes: 4096, seconds: 2 });
- * // "[##########----------] 3/10 files  2.0 KiB/4.0 KiB  1.0 KiB/s  ETA 0:02"
+ * import { strictEqual } from "node:assert/strict";
+ * const state = { files: 3, totalFiles: 10, bytes: 2048, totalBytes: 4096, seconds: 2 };
+ * strictEqual(
+ *   progressLine(state),
+ *   "[##########----------] 3/10 files  2.0 KiB/4.0 KiB  1.0 KiB/s  ETA 0:02",
+ * );
+ * strictEqual(progressLine(state, 21), "[##########----------");
  * ```
  */
 export function progressLine(state: ProgressState, columns = 100): string {
@@ -71,9 +76,15 @@ export function progressLine(state: ProgressState, columns = 100): string {
  *
  * @example
  * ```ts
+ * import { Output } from "./io.ts";
  * import { Progress } from "./progress.ts";
- * const progress = new Progress(undefined, 2, 10);
+ * import { ok } from "node:assert/strict";
+ * const out = new Output();
+ * const drawn: string[] = [];
+ * out.progress = (line) => { drawn.push(line); }; // instead of the terminal
+ * const progress = new Progress(out, 2, 10);
  * progress.add(10);
+ * ok(drawn[0].startsWith("[####################] 0/2 files  10 B/10 B "));
  * progress.fileDone();
  * progress.finish();
  * ```

@@ -11,6 +11,7 @@
  */
 
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { keyProblem } from "../tree/paths.ts";
 
 const CONTROL = /\p{Cc}/u;
 const DRIVE_LETTER = /^[A-Za-z]:/;
@@ -21,8 +22,10 @@ const DRIVE_LETTER = /^[A-Za-z]:/;
  * @example
  * ```ts
  * import { UnsafePathError } from "./safe_path.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const error = new UnsafePathError("../x", 'it has a ".." segment');
- * console.log(error.message); // 'refused "../x": it has a ".." segment'
+ * strictEqual(error.message, 'refused "../x": it has a ".." segment');
+ * strictEqual(error.reason, 'it has a ".." segment');
  * ```
  */
 export class UnsafePathError extends Error {
@@ -52,22 +55,21 @@ export class UnsafePathError extends Error {
  * @example
  * ```ts
  * import { unsafePathReason } from "./safe_path.ts";
- * unsafePathReason("climate.zarr/.zgroup"); // undefined
- * unsafePathReason("../../etc/passwd"); // 'it has a ".." segment'
- * unsafePathReason("C:evil"); // "it has a drive letter"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(unsafePathReason("climate.zarr/.zgroup"), undefined);
+ * strictEqual(unsafePathReason("../../etc/passwd"), 'it has a ".." segment');
+ * strictEqual(unsafePathReason("/etc/passwd"), "it is absolute (starts with /)");
+ * strictEqual(unsafePathReason("C:evil"), "it has a drive letter");
+ * strictEqual(unsafePathReason("a\u001b[2J"), "it has a control character");
  * ```
  */
 export function unsafePathReason(path: string): string | undefined {
-  if (path === "") return "it is empty";
-  if (path.startsWith("/")) return "it is absolute (starts with /)";
   if (path.includes("\\")) return "it has a backslash";
   if (CONTROL.test(path)) return "it has a control character";
-  for (const segment of path.split("/")) {
-    if (segment === "") return "it has an empty segment";
-    if (segment === "." || segment === "..") {
-      return `it has a "${segment}" segment`;
-    }
-    if (DRIVE_LETTER.test(segment)) return "it has a drive letter";
+  const problem = keyProblem(path);
+  if (problem !== undefined) return problem;
+  if (path.split("/").some((segment) => DRIVE_LETTER.test(segment))) {
+    return "it has a drive letter";
   }
   return undefined;
 }
@@ -78,8 +80,10 @@ export function unsafePathReason(path: string): string | undefined {
  * @example
  * ```ts
  * import { isInside } from "./safe_path.ts";
- * isInside("/data/out", "/data/out/a/b"); // true
- * isInside("/data/out", "/data/outside"); // false
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(isInside("/data/out", "/data/out/a/b"), true);
+ * strictEqual(isInside("/data/out", "/data/out"), true);
+ * strictEqual(isInside("/data/out", "/data/outside"), false);
  * ```
  */
 export function isInside(root: string, path: string): boolean {
@@ -94,12 +98,20 @@ export function isInside(root: string, path: string): boolean {
  *
  * @example
  * ```ts
- * import { OutputRoot } from "./safe_path.ts";
+ * import { OutputRoot, UnsafePathError } from "./safe_path.ts";
+ * import { join } from "node:path";
+ * import { rejects, strictEqual } from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
- * const root = await OutputRoot.open(dir);
- * const target = await root.prepare("a/b.txt"); // creates <dir>/a
- * await Deno.writeTextFile(target, "hello");
- * await Deno.remove(dir, { recursive: true });
+ * try {
+ *   const root = await OutputRoot.open(dir);
+ *   const target = await root.prepare("a/b.txt");
+ *   strictEqual(target, join(root.path, "a", "b.txt"));
+ *   strictEqual((await Deno.stat(join(root.path, "a"))).isDirectory, true); // created
+ *   await Deno.writeTextFile(target, "hello");
+ *   await rejects(root.prepare("../b.txt"), UnsafePathError);
+ * } finally {
+ *   await Deno.remove(dir, { recursive: true });
+ * }
  * ```
  */
 export class OutputRoot {

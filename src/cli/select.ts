@@ -53,8 +53,31 @@ export interface Selection {
  * segment, `**` inside a name) is a `TypeError`.
  *
  * @example
- * ```ts ignore
- * const { files, refused } = await selectFiles(fs, ["climate.zarr", "*.md"]);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { RepoFs } from "../../mod.ts";
+ * import { selectFiles } from "./select.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: {
+ *     "climate.zarr/.zgroup": "{}",
+ *     "climate.zarr/t/.zarray": "{}",
+ *     "README.md": "# hi",
+ *     "notes.txt": "n",
+ *   },
+ *   entries: [{ directoryLabel: "..", filename: "x.txt", file: "evil" }],
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const { files, refused, unmatched } = await selectFiles(fs, ["climate.zarr", "*.md", "*.nc"]);
+ * deepStrictEqual(files.map((file) => file.name), [
+ *   "README.md",
+ *   "climate.zarr/.zgroup",
+ *   "climate.zarr/t/.zarray",
+ * ]);
+ * deepStrictEqual(refused, []);
+ * deepStrictEqual(unmatched, ["*.nc"]);
+ * const everything = await selectFiles(fs, ["/"]); // the listing's "../x.txt" included
+ * deepStrictEqual(everything.refused.map((refusal) => refusal.path), ["../x.txt"]);
  * ```
  */
 export async function selectFiles(

@@ -12,7 +12,8 @@
  * @example
  * ```ts
  * import { INTERRUPTED } from "./signals.ts";
- * console.log(INTERRUPTED); // 130
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(INTERRUPTED, 130);
  * ```
  */
 export const INTERRUPTED = 130;
@@ -45,8 +46,9 @@ export function onStopSignal(handler: () => void): () => void {
  * @example
  * ```ts
  * import { stopSignal } from "./signals.ts";
+ * import { strictEqual } from "node:assert/strict";
  * using stop = stopSignal();
- * console.log(stop.signal.aborted); // false until Ctrl-C
+ * strictEqual(stop.signal.aborted, false); // until Ctrl-C or SIGTERM
  * ```
  */
 export function stopSignal(): { signal: AbortSignal } & Disposable {

@@ -62,7 +62,9 @@ export interface CommandSpec {
  * @example
  * ```ts
  * import { GLOBAL_OPTIONS } from "./spec.ts";
- * console.log(GLOBAL_OPTIONS.host.value); // "H"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(GLOBAL_OPTIONS.host.value, "H");
+ * strictEqual(GLOBAL_OPTIONS.help.short, "h");
  * ```
  */
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
@@ -145,7 +147,8 @@ const MAXDEPTH: OptionSpec = {
  * @example
  * ```ts
  * import { COMMANDS } from "./spec.ts";
- * console.log(COMMANDS.map((c) => c.name).join(" ")); // "ls tree find glob info cat get datasets emulate"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(COMMANDS.map((c) => c.name).join(" "), "ls tree find glob info cat get datasets emulate");
  * ```
  */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -301,8 +304,9 @@ export const COMMANDS: readonly CommandSpec[] = [
  * @example
  * ```ts
  * import { findCommand } from "./spec.ts";
- * findCommand("ls")?.max; // 1
- * findCommand("rm"); // undefined
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(findCommand("ls")?.max, 1);
+ * strictEqual(findCommand("rm"), undefined);
  * ```
  */
 export function findCommand(name: string): CommandSpec | undefined {
@@ -315,8 +319,15 @@ export function findCommand(name: string): CommandSpec | undefined {
  * @example
  * ```ts
  * import { findCommand, helpText } from "./spec.ts";
- * console.log(helpText().split("\n")[0]); // "repo-fs: browse and download a dataset of a research-data repository"
- * console.log(helpText(findCommand("glob")).split("\n")[0]); // "Usage: repo-fs [global options] glob PATTERN"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(
+ *   helpText().split("\n")[0],
+ *   "repo-fs: browse and download a dataset of a research-data repository",
+ * );
+ * strictEqual(
+ *   helpText(findCommand("glob")).split("\n")[0],
+ *   "Usage: repo-fs [global options] glob PATTERN",
+ * );
  * ```
  */
 export function helpText(command?: CommandSpec): string {

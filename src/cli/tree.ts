@@ -33,9 +33,20 @@ export interface TreeNode extends FileInfo {
  * `maxdepth` levels deep.
  *
  * @example
- * ```ts ignore
- * const root = await readTree(fs, "climate.zarr", 2);
- * console.log(root.children?.length);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { RepoFs } from "../../mod.ts";
+ * import { readTree } from "./tree.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "climate.zarr/.zgroup": "{}", "climate.zarr/t/.zarray": "{}" },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const root = await readTree(fs, "climate.zarr", 1);
+ * deepStrictEqual(root.children?.map((child) => child.name), ["climate.zarr/.zgroup", "climate.zarr/t"]);
+ * strictEqual(root.children?.[1].children, undefined); // below maxdepth
+ * const deeper = await readTree(fs, "climate.zarr", 2);
+ * strictEqual(deeper.children?.[1].children?.[0].name, "climate.zarr/t/.zarray");
  * ```
  */
 export async function readTree(
@@ -59,6 +70,7 @@ export async function readTree(
  * @example
  * ```ts
  * import { drawTree } from "./tree.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
  * const lines = drawTree({
  *   name: "", type: "directory", size: 0,
  *   children: [
@@ -66,7 +78,14 @@ export async function readTree(
  *     { name: "README.md", type: "file", size: 18 },
  *   ],
  * });
- * // [".", "├── data/", "│   └── a.csv  (10 B)", "└── README.md  (18 B)", "", "1 directory, 2 files, 28 B"]
+ * deepStrictEqual(lines, [
+ *   ".",
+ *   "├── data/",
+ *   "│   └── a.csv  (10 B)",
+ *   "└── README.md  (18 B)",
+ *   "",
+ *   "1 directory, 2 files, 28 B",
+ * ]);
  * ```
  */
 export function drawTree(root: TreeNode): string[] {

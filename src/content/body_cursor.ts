@@ -28,11 +28,19 @@ import { retrying, type RetryPolicy } from "../repo/retry.ts";
  * What every cursor of one `RepoFs` shares.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import type { CursorContext } from "./body_cursor.ts";
+ * import { plainFetch } from "../repo/request.ts";
+ * import { RetryPolicy } from "../repo/retry.ts";
  * const context: CursorContext = {
- *   urls, transport, retry, repository: "https://repo.example.org/api",
- *   checked: new WeakSet(), learnTotal() {},
+ *   urls: {
+ *     resolve: ({ id }) => Promise.resolve({ url: `https://s3.example/b/${id}`, direct: false, resolvedAt: 0, expiresAt: Infinity }),
+ *   },
+ *   transport: { fetch: plainFetch(), timeoutMs: 60_000 },
+ *   retry: new RetryPolicy(),
+ *   repository: "https://repo.example.org/api",
+ *   checked: new WeakSet(),
+ *   learnTotal() {},
  * };
  * ```
  */
@@ -78,11 +86,30 @@ interface OpenBody {
  * read to the end.
  *
  * @example
- * ```ts ignore
- * import { BodyCursor } from "./body_cursor.ts";
- * const cursor = new BodyCursor(context, { id: 7, size: 100 }, { start: 0 });
- * for (let chunk; (chunk = await cursor.next()) !== null;) console.log(chunk.byteLength);
+ * ```ts
+ * import { BodyCursor, type CursorContext } from "./body_cursor.ts";
+ * import { DownloadUrls } from "../repo/download_urls.ts";
+ * import { RepoApi } from "../repo/repo_api.ts";
+ * import { RetryPolicy } from "../repo/retry.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * // The first answer drops its connection half-way.
+ * await using emu = await startEmulator({ files: { "a.txt": "hello world" }, faults: { truncate: 1 } });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000, retry: new RetryPolicy({ baseDelayMs: 1 }) });
+ * const context: CursorContext = {
+ *   urls: new DownloadUrls(({ id, format }, _stale, signal) => api.head(id, signal, format), 3),
+ *   transport: api.transport,
+ *   retry: api.retry,
+ *   repository: api.base,
+ *   checked: new WeakSet(),
+ *   learnTotal() {},
+ * };
+ * const cursor = new BodyCursor(context, { id: emu.fileId("a.txt"), size: 11 }, { start: 2 });
+ * let text = "";
+ * for (let chunk; (chunk = await cursor.next()) !== null;) text += new TextDecoder().decode(chunk);
  * await cursor.close();
+ * strictEqual(text, "llo world");
+ * strictEqual(emu.counters.storeGets, 2); // resumed from the next byte
  * ```
  */
 export class BodyCursor {

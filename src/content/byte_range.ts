@@ -35,8 +35,10 @@ export type RangePlan =
  * @example
  * ```ts
  * import { needsSize } from "./byte_range.ts";
- * needsSize(-10, undefined); // false: a suffix range
- * needsSize(-10, -5); // true
+ * import { strictEqual, throws } from "node:assert/strict";
+ * strictEqual(needsSize(-10, undefined), false); // a suffix range
+ * strictEqual(needsSize(-10, -5), true);
+ * throws(() => needsSize(1.5), /start must be an integer/);
  * ```
  */
 export function needsSize(start?: number | null, end?: number | null): boolean {
@@ -56,10 +58,11 @@ export function needsSize(start?: number | null, end?: number | null): boolean {
  * @example
  * ```ts
  * import { planRange } from "./byte_range.ts";
- * planRange(0, 100); // { kind: "bounded", start: 0, end: 100 }
- * planRange(-8); // { kind: "suffix", length: 8 }
- * planRange(-8, -4, 20); // { kind: "bounded", start: 12, end: 16 }
- * planRange(5, 5); // { kind: "empty" }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(planRange(0, 100), { kind: "bounded", start: 0, end: 100 });
+ * deepStrictEqual(planRange(-8), { kind: "suffix", length: 8 });
+ * deepStrictEqual(planRange(-8, -4, 20), { kind: "bounded", start: 12, end: 16 });
+ * deepStrictEqual(planRange(5, 5), { kind: "empty" });
  * ```
  */
 export function planRange(
@@ -91,8 +94,10 @@ function bounded(start: number, end: number): RangePlan {
  * @example
  * ```ts
  * import { rangeHeader } from "./byte_range.ts";
- * rangeHeader({ kind: "bounded", start: 0, end: 100 }); // "bytes=0-99"
- * rangeHeader({ kind: "from", start: 0 }); // undefined
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(rangeHeader({ kind: "bounded", start: 0, end: 100 }), "bytes=0-99");
+ * strictEqual(rangeHeader({ kind: "suffix", length: 8 }), "bytes=-8");
+ * strictEqual(rangeHeader({ kind: "from", start: 0 }), undefined);
  * ```
  */
 export function rangeHeader(plan: RangePlan): string | undefined {
@@ -135,7 +140,9 @@ export interface ContentRange {
  * @example
  * ```ts
  * import { parseContentRange } from "./byte_range.ts";
- * parseContentRange("bytes 0-99/1000", "u"); // { first: 0, last: 99, total: 1000 }
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ * deepStrictEqual(parseContentRange("bytes 0-99/1000", "u"), { first: 0, last: 99, total: 1000 });
+ * throws(() => parseContentRange("bytes 0-99", "u"), /malformed Content-Range/);
  * ```
  */
 export function parseContentRange(

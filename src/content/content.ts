@@ -22,8 +22,9 @@ import { Semaphore } from "../base/semaphore.ts";
  * ```ts
  * import type { ContentOptions } from "./content.ts";
  * import { RetryPolicy } from "../repo/retry.ts";
+ * import { plainFetch } from "../repo/request.ts";
  * const options: ContentOptions = {
- *   transport: { fetch, timeoutMs: 60_000 },
+ *   transport: { fetch: plainFetch(), timeoutMs: 60_000 },
  *   retry: new RetryPolicy(),
  *   repository: "https://repo.example.org/api",
  *   getConcurrency: 64,
@@ -49,10 +50,21 @@ export interface ContentOptions {
  * Reads bytes of files.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { ContentReader } from "./content.ts";
- * const reader = new ContentReader(urls, options);
- * const head = await reader.read({ id: 42, size: 1000 }, 0, 100);
+ * import { DownloadUrls } from "../repo/download_urls.ts";
+ * import { RepoApi } from "../repo/repo_api.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello world" } });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+ * const urls = new DownloadUrls(({ id, format }, _stale, signal) => api.head(id, signal, format), 3);
+ * const { transport, retry, base: repository } = api;
+ * const reader = new ContentReader(urls, { transport, retry, repository, getConcurrency: 64 });
+ * const file = { id: emu.fileId("a.txt"), size: 11 };
+ * strictEqual(new TextDecoder().decode(await reader.read(file, 0, 5)), "hello");
+ * strictEqual(new TextDecoder().decode(await reader.read(file, -5)), "world");
+ * strictEqual(await new Response(reader.stream(file, 6)).text(), "world");
  * ```
  */
 export class ContentReader {

@@ -89,8 +89,11 @@ export type Answer =
  * @example
  * ```ts
  * import { StaleUrlError } from "./content_answer.ts";
- * const e = new StaleUrlError(new Error("HTTP 403"), "https://s3.example/b/k");
- * console.log(e.final.message); // "HTTP 403"
+ * import { strictEqual } from "node:assert/strict";
+ * const refused = new Error("HTTP 403");
+ * const e = new StaleUrlError(refused, "https://s3.example/b/k");
+ * strictEqual(e.final, refused);
+ * strictEqual(e.message, "HTTP 403");
  * ```
  */
 export class StaleUrlError extends Error {
@@ -111,10 +114,11 @@ export class StaleUrlError extends Error {
  * @example
  * ```ts
  * import { rangeFor } from "./content_answer.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const file = { id: 1, size: 100 };
- * rangeFor({ start: 0, end: 10 }, file); // "bytes=0-9"
- * rangeFor({ start: 5 }, file); // "bytes=5-"
- * rangeFor({ start: 0, end: 100 }, file); // undefined
+ * strictEqual(rangeFor({ start: 0, end: 10 }, file), "bytes=0-9");
+ * strictEqual(rangeFor({ start: 5 }, file), "bytes=5-");
+ * strictEqual(rangeFor({ start: 0, end: 100 }, file), undefined);
  * ```
  */
 export function rangeFor(asked: Asked, file: ContentFile): string | undefined {

@@ -50,11 +50,13 @@ function parseRange(
  * ```ts
  * import { contentReply } from "./content.ts";
  * import { createFaults } from "./faults.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * const request = new Request("http://x/", { headers: { range: "bytes=1-2" } });
  * const { response, sent } = contentReply(request, new Uint8Array([1, 2, 3, 4]), "application/octet-stream", createFaults());
- * response.status; // 206
- * sent; // 2
- * await response.body?.cancel();
+ * strictEqual(response.status, 206);
+ * strictEqual(response.headers.get("content-range"), "bytes 1-2/4");
+ * strictEqual(sent, 2);
+ * deepStrictEqual(await response.bytes(), new Uint8Array([2, 3]));
  * ```
  */
 export function contentReply(

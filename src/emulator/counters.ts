@@ -9,9 +9,15 @@
  *
  * @example
  * ```ts
- * import { createCounters } from "./counters.ts";
- * const counters = createCounters();
- * counters.heads++;
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const response = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`);
+ * strictEqual(await response.text(), "hello"); // a GET, redirected to the store
+ * strictEqual(emu.counters.accessGets, 1);
+ * strictEqual(emu.counters.heads, 0);
+ * strictEqual(emu.counters.storeGets, 1);
+ * strictEqual(emu.counters.storeBytes, 5);
  * ```
  */
 export interface EmulatorCounters {
@@ -58,7 +64,8 @@ export interface EmulatorCounters {
  * @example
  * ```ts
  * import { createCounters } from "./counters.ts";
- * createCounters().storeGets; // 0
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(createCounters().storeGets, 0);
  * ```
  */
 export function createCounters(): EmulatorCounters {
@@ -86,11 +93,16 @@ export function createCounters(): EmulatorCounters {
  *
  * @example
  * ```ts
- * import { createCounters, resetCounters } from "./counters.ts";
+ * import { createCounters, enterInFlight, resetCounters } from "./counters.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const counters = createCounters();
  * counters.storeGets = 3;
+ * enterInFlight(counters, "head"); // a HEAD that has not ended
  * resetCounters(counters);
- * counters.storeGets; // 0
+ * strictEqual(counters.storeGets, 0);
+ * strictEqual(counters.heads, 0);
+ * strictEqual(counters.concurrentHeads, 1);
+ * strictEqual(counters.peakConcurrentHeads, 1);
  * ```
  */
 export function resetCounters(counters: EmulatorCounters): void {
@@ -114,10 +126,14 @@ const IN_FLIGHT = {
  * @example
  * ```ts
  * import { createCounters, enterInFlight } from "./counters.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const counters = createCounters();
  * const leave = enterInFlight(counters, "head");
+ * strictEqual(counters.concurrentHeads, 1);
  * leave();
- * counters.peakConcurrentHeads; // 1
+ * strictEqual(counters.concurrentHeads, 0);
+ * strictEqual(counters.heads, 1);
+ * strictEqual(counters.peakConcurrentHeads, 1);
  * ```
  */
 export function enterInFlight(

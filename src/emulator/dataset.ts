@@ -66,8 +66,9 @@ export interface StoredFile {
  * @example
  * ```ts
  * import { buildDataset, findVersion } from "./dataset.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const dataset = buildDataset({ main: [{ filename: "a", file: "x" }], versions: {} }, "doi:1/2", "root");
- * findVersion(dataset, ":latest")?.idsByPath.get("a"); // 1001
+ * strictEqual(findVersion(dataset, ":latest")?.idsByPath.get("a"), 1001);
  * ```
  */
 export interface DatasetVersion {
@@ -97,8 +98,9 @@ export type DatasetShape = Pick<EmulatorOptions, "filePids" | "deaccessioned">;
  * @example
  * ```ts
  * import { buildDataset } from "./dataset.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const dataset = buildDataset({ main: [], versions: {} }, "doi:10.5072/FK2/X", "root");
- * dataset.filesById.size; // 0
+ * strictEqual(dataset.filesById.size, 0);
  * ```
  */
 export interface Dataset {
@@ -127,12 +129,17 @@ export interface Dataset {
  * @example
  * ```ts
  * import { buildDataset } from "./dataset.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const dataset = buildDataset(
- *   { main: [{ directoryLabel: "d", filename: "a", file: "x" }], versions: {} },
+ *   {
+ *     main: [{ directoryLabel: "d", filename: "a", file: "x" }],
+ *     versions: { "1.0": [{ directoryLabel: "d", filename: "a", file: "old" }] },
+ *   },
  *   "doi:10.5072/FK2/X",
  *   "root",
  * );
- * dataset.filesById.get(1001)?.contentType; // "application/octet-stream"
+ * strictEqual(dataset.filesById.get(1001)?.contentType, "application/octet-stream");
+ * strictEqual(dataset.named.get("1.0")?.idsByPath.get("d/a"), 1002);
  * ```
  */
 export function buildDataset(
@@ -263,9 +270,11 @@ export function buildDataset(
  * @example
  * ```ts
  * import { buildDataset, findVersion } from "./dataset.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const dataset = buildDataset({ main: [], versions: {} }, "doi:1/2", "root");
- * findVersion(dataset, "1.0"); // undefined
- * findVersion(dataset) === dataset.main; // true
+ * strictEqual(findVersion(dataset, "1.0"), undefined);
+ * strictEqual(findVersion(dataset), dataset.main);
+ * strictEqual(findVersion(dataset, ":draft"), dataset.main);
  * ```
  */
 export function findVersion(

@@ -162,8 +162,12 @@ export type CountdownFault =
  * @example
  * ```ts
  * import { createFaults } from "./faults.ts";
- * const faults = createFaults({ latencyMs: 5 });
- * console.log(faults.redirect); // true
+ * import { notStrictEqual, strictEqual } from "node:assert/strict";
+ * const rules = [{ target: "head" as const, status: 429, count: 1 }];
+ * const faults = createFaults({ latencyMs: 5, failures: rules });
+ * strictEqual(faults.latencyMs, 5);
+ * strictEqual(faults.redirect, true); // a default
+ * notStrictEqual(faults.failures[0], rules[0]); // a copy
  * ```
  */
 export function createFaults(
@@ -200,9 +204,10 @@ export function createFaults(
  * @example
  * ```ts
  * import { createFaults, takeFailure } from "./faults.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const faults = createFaults({ failures: [{ target: "head", status: 429, count: 1 }] });
- * takeFailure(faults, ["repo", "head"], "/api/access/datafile/7")?.status; // 429
- * takeFailure(faults, ["repo", "head"], "/api/access/datafile/7"); // undefined
+ * strictEqual(takeFailure(faults, ["repo", "head"], "/api/access/datafile/7")?.status, 429);
+ * strictEqual(takeFailure(faults, ["repo", "head"], "/api/access/datafile/7"), undefined);
  * ```
  */
 export function takeFailure(
@@ -231,9 +236,10 @@ export function takeFailure(
  * @example
  * ```ts
  * import { createFaults, takeCountdown } from "./faults.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const faults = createFaults({ drop: 1 });
- * takeCountdown(faults, "drop"); // true
- * takeCountdown(faults, "drop"); // false
+ * strictEqual(takeCountdown(faults, "drop"), true);
+ * strictEqual(takeCountdown(faults, "drop"), false);
  * ```
  */
 export function takeCountdown(

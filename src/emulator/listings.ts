@@ -24,8 +24,18 @@ const filesByPid = new WeakMap<Dataset, Map<string, [Json, Json]>>();
  * The dataset endpoint (`versionName` undefined) or a version endpoint.
  *
  * @example
- * ```ts ignore
- * return listingAnswer(context, url, "1.0");
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ versions: { "1.0": { "a.txt": "old" } } });
+ * const version = (name: string) =>
+ *   fetch(`${emu.host}/api/datasets/:persistentId/versions/${name}?persistentId=${emu.pid}`);
+ * const { data } = await (await version("1.0")).json();
+ * strictEqual(data.versionState, "RELEASED");
+ * strictEqual(data.files[0].label, "a.txt");
+ * const missing = await version("2.0");
+ * strictEqual(missing.status, 404);
+ * await missing.body?.cancel();
  * ```
  */
 export function listingAnswer(
@@ -50,8 +60,16 @@ export function listingAnswer(
  * installation) and for a deaccessioned version.
  *
  * @example
- * ```ts ignore
- * return filePageAnswer(context, url, ":latest");
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { a: "1", b: "2", c: "3" } });
+ * const response = await fetch(
+ *   `${emu.host}/api/datasets/:persistentId/versions/:latest/files?persistentId=${emu.pid}&limit=2&offset=1`,
+ * );
+ * const page = await response.json();
+ * deepStrictEqual(page.data.map((file: { label: string }) => file.label), ["b", "c"]);
+ * strictEqual(page.totalCount, 3);
  * ```
  */
 export function filePageAnswer(
@@ -92,8 +110,16 @@ export function filePageAnswer(
  * `/versions`: every version, newest first, without files.
  *
  * @example
- * ```ts ignore
- * return versionListAnswer(context, url);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ versions: { "1.0": { "a.txt": "old" } } });
+ * const response = await fetch(
+ *   `${emu.host}/api/datasets/:persistentId/versions?persistentId=${emu.pid}`,
+ * );
+ * const { data } = await response.json();
+ * deepStrictEqual(data.map((v: { id: number }) => v.id), [2, 1]);
+ * strictEqual("files" in data[0], false);
  * ```
  */
 export function versionListAnswer(
@@ -114,8 +140,16 @@ export function versionListAnswer(
  * persistent id and the version listing it; 404 for any other id.
  *
  * @example
- * ```ts ignore
- * return filePidAnswer(context, url);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { filePid } from "./metadata.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hi" }, filePids: true });
+ * const pid = filePid(emu.pid, emu.fileId("a.txt"));
+ * const response = await fetch(`${emu.host}/api/files/:persistentId/?persistentId=${pid}`);
+ * const { data } = await response.json();
+ * strictEqual(data.label, "a.txt");
+ * strictEqual(data.datasetVersion.datasetPersistentId, emu.pid);
  * ```
  */
 export function filePidAnswer(context: EmulatorContext, url: URL): Response {
@@ -146,8 +180,13 @@ export function filePidAnswer(context: EmulatorContext, url: URL): Response {
  * `malformedJson` fault lasts.
  *
  * @example
- * ```ts ignore
- * return jsonAnswer(context, context.dataset.collectionJson);
+ * ```ts
+ * import { startEmulator } from "../../emulator.ts";
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ faults: { malformedJson: 1 } });
+ * const contents = () => fetch(`${emu.host}/api/repos/root/contents`);
+ * await rejects((await contents()).json(), SyntaxError); // cut in half
+ * strictEqual((await (await contents()).json()).status, "OK");
  * ```
  */
 export function jsonAnswer(
@@ -167,7 +206,10 @@ export function jsonAnswer(
  * @example
  * ```ts
  * import { noSuchEndpoint } from "./listings.ts";
- * noSuchEndpoint().status; // 404
+ * import { strictEqual } from "node:assert/strict";
+ * const response = noSuchEndpoint();
+ * strictEqual(response.status, 404);
+ * strictEqual((await response.json()).message, "API endpoint does not exist on this server.");
  * ```
  */
 export function noSuchEndpoint(): Response {

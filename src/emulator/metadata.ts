@@ -79,8 +79,11 @@ export interface DatasetFacts {
  * @example
  * ```ts
  * import { collectionItem } from "./metadata.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const item = collectionItem({ pid: "doi:10.5072/FK2/X", datasetId: 1, createdAt: new Date() });
- * item.identifier; // "FK2/X"
+ * strictEqual(item.identifier, "FK2/X");
+ * strictEqual(item.authority, "10.5072");
+ * strictEqual(item.persistentUrl, "https://doi.org/10.5072/FK2/X");
  * ```
  */
 export function collectionItem(facts: DatasetFacts): Json {

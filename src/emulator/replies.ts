@@ -27,8 +27,10 @@ const FAILURE_TEXT: Record<number, [code: string, message: string]> = {
  * @example
  * ```ts
  * import { jsonReply } from "./replies.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * const response = jsonReply(new TextEncoder().encode('{"status":"OK","data":[]}'));
- * await response.json(); // { status: "OK", data: [] }
+ * strictEqual(response.headers.get("content-type"), "application/json");
+ * deepStrictEqual(await response.json(), { status: "OK", data: [] });
  * ```
  */
 export function jsonReply(body: Uint8Array<ArrayBuffer>): Response {
@@ -43,8 +45,10 @@ export function jsonReply(body: Uint8Array<ArrayBuffer>): Response {
  * @example
  * ```ts
  * import { envelopeError } from "./replies.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * const response = envelopeError(401, "Bad API key");
- * await response.json(); // { status: "ERROR", message: "Bad API key" }
+ * strictEqual(response.status, 401);
+ * deepStrictEqual(await response.json(), { status: "ERROR", message: "Bad API key" });
  * ```
  */
 export function envelopeError(
@@ -61,8 +65,12 @@ export function envelopeError(
  * @example
  * ```ts
  * import { xmlError } from "./replies.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const response = xmlError(403, "AccessDenied", "Request has expired");
- * await response.text(); // '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code>...'
+ * strictEqual(
+ *   await response.text(),
+ *   '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+ * );
  * ```
  */
 export function xmlError(
@@ -88,11 +96,13 @@ export function xmlError(
  * @example
  * ```ts
  * import { failureReply } from "./replies.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const response = failureReply({ target: "store", status: 503, count: 1, retryAfter: "2" }, "store");
- * response.headers.get("retry-after"); // "2"
+ * strictEqual(response.headers.get("retry-after"), "2");
+ * strictEqual(response.headers.get("content-type"), "application/xml");
  * await response.body?.cancel();
  * const echoed = failureReply({ target: "repo", status: 401, count: 1, echoToken: true }, "repo", "k-1");
- * (await echoed.json()).message; // "Bad API key k-1"
+ * strictEqual((await echoed.json()).message, "Bad API key k-1");
  * ```
  */
 export function failureReply(
@@ -119,7 +129,8 @@ export function failureReply(
  * @example
  * ```ts
  * import { clientGone } from "./replies.ts";
- * clientGone().status; // 499
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(clientGone().status, 499);
  * ```
  */
 export function clientGone(): Response {

@@ -29,12 +29,14 @@ import { goneSignal, sleep } from "./waits.ts";
  * @example
  * ```ts
  * import { startEmulator } from "./server.ts";
+ * import { ok, strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
  * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
  *   method: "HEAD",
  *   redirect: "manual",
  * });
- * head.status; // 303
+ * strictEqual(head.status, 303);
+ * ok(head.headers.get("location")?.startsWith(emu.storeOrigin));
  * ```
  */
 export interface Emulator extends AsyncDisposable {
@@ -56,8 +58,13 @@ export interface Emulator extends AsyncDisposable {
    * @example
    * ```ts
    * import { startEmulator } from "./server.ts";
+   * import { strictEqual } from "node:assert/strict";
    * await using emu = await startEmulator();
+   * await fetch(`${emu.host}/api/datasets/:persistentId/?persistentId=${emu.pid}`)
+   *   .then((response) => response.body?.cancel());
+   * strictEqual(emu.counters.listingCalls, 1);
    * emu.resetCounters();
+   * strictEqual(emu.counters.listingCalls, 0);
    * ```
    */
   resetCounters(): void;
@@ -67,8 +74,20 @@ export interface Emulator extends AsyncDisposable {
    * @example
    * ```ts
    * import { startEmulator } from "./server.ts";
-   * await using emu = await startEmulator();
+   * import { strictEqual } from "node:assert/strict";
+   * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+   * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
+   *   method: "HEAD",
+   *   redirect: "manual",
+   * });
+   * const signedUrl = head.headers.get("location")!;
    * emu.expireUrls();
+   * const answer = await fetch(signedUrl);
+   * strictEqual(answer.status, 403);
+   * strictEqual(
+   *   await answer.text(),
+   *   '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+   * );
    * ```
    */
   expireUrls(): void;
@@ -80,12 +99,14 @@ export interface Emulator extends AsyncDisposable {
    * @example
    * ```ts
    * import { startEmulator } from "./server.ts";
+   * import { strictEqual, throws } from "node:assert/strict";
    * await using emu = await startEmulator({
    *   files: { "a/b.txt": "new" },
    *   versions: { "1.0": { "a/b.txt": "old" } },
    * });
-   * emu.fileId("a/b.txt"); // 1001
-   * emu.fileId("a/b.txt", "1.0"); // 1002
+   * strictEqual(emu.fileId("a/b.txt"), 1001);
+   * strictEqual(emu.fileId("a/b.txt", "1.0"), 1002);
+   * throws(() => emu.fileId("a/c.txt"), /no file "a\/c.txt"/);
    * ```
    */
   fileId(path: string, version?: string): number;
@@ -98,8 +119,12 @@ export interface Emulator extends AsyncDisposable {
    * @example
    * ```ts
    * import { startEmulator } from "./server.ts";
+   * import { rejects, strictEqual } from "node:assert/strict";
    * const emu = await startEmulator();
-   * await emu.close();
+   * const closing = emu.close();
+   * strictEqual(emu.close(), closing);
+   * await closing;
+   * await rejects(fetch(emu.host)); // nothing listens there any more
    * ```
    */
   close(): Promise<void>;
@@ -111,6 +136,7 @@ export interface Emulator extends AsyncDisposable {
  * @example
  * ```ts
  * import { startEmulator } from "./server.ts";
+ * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({
  *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}' },
  *   faults: { failures: [{ target: "head", status: 429, count: 1 }] },
@@ -119,7 +145,11 @@ export interface Emulator extends AsyncDisposable {
  *   `${emu.host}/api/datasets/:persistentId/?persistentId=${emu.pid}`,
  * );
  * const { data } = await response.json();
- * data.latestVersion.files[0].directoryLabel; // "climate.zarr"
+ * strictEqual(data.latestVersion.files[0].directoryLabel, "climate.zarr");
+ * const access = `${emu.host}/api/access/datafile/${emu.fileId("climate.zarr/.zgroup")}`;
+ * const head = () => fetch(access, { method: "HEAD", redirect: "manual" });
+ * strictEqual((await head()).status, 429); // the failure rule, once
+ * strictEqual((await head()).status, 303);
  * ```
  */
 export async function startEmulator(

@@ -32,9 +32,12 @@ export type UrlVerdict = "valid" | "invalid" | "expired";
  * @example
  * ```ts
  * import { UrlSigner } from "./signing.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const signer = new UrlSigner(3600);
  * const url = new URL(`http://store.example/bucket/key${signer.sign("/bucket/key")}`);
- * signer.verify(url); // "valid"
+ * strictEqual(signer.verify(url), "valid");
+ * url.searchParams.set("X-Amz-Expires", "86400"); // tampered with
+ * strictEqual(signer.verify(url), "invalid");
  * ```
  */
 export class UrlSigner {
@@ -53,7 +56,10 @@ export class UrlSigner {
    * @example
    * ```ts
    * import { UrlSigner } from "./signing.ts";
-   * new UrlSigner(60).sign("/bucket/key").includes("X-Amz-Expires=60"); // true
+   * import { strictEqual } from "node:assert/strict";
+   * const query = new URLSearchParams(new UrlSigner(60).sign("/bucket/key"));
+   * strictEqual(query.get("X-Amz-Expires"), "60");
+   * strictEqual(query.get("X-Amz-Algorithm"), "AWS4-HMAC-SHA256");
    * ```
    */
   sign(path: string): string {
@@ -80,10 +86,13 @@ export class UrlSigner {
    * @example
    * ```ts
    * import { UrlSigner } from "./signing.ts";
+   * import { strictEqual } from "node:assert/strict";
    * const signer = new UrlSigner(60);
-   * const url = new URL(`http://store/b/k${signer.sign("/b/k")}`);
+   * const query = signer.sign("/b/k");
+   * strictEqual(signer.verify(new URL(`http://store/b/k${query}`)), "valid");
+   * strictEqual(signer.verify(new URL(`http://store/b/other${query}`)), "invalid");
    * signer.expireAll();
-   * signer.verify(url); // "expired"
+   * strictEqual(signer.verify(new URL(`http://store/b/k${query}`)), "expired");
    * ```
    */
   verify(url: URL): UrlVerdict {
@@ -115,8 +124,13 @@ export class UrlSigner {
    * @example
    * ```ts
    * import { UrlSigner } from "./signing.ts";
+   * import { strictEqual } from "node:assert/strict";
    * const signer = new UrlSigner(60);
+   * const before = new URL(`http://store/b/k${signer.sign("/b/k")}`);
    * signer.expireAll();
+   * strictEqual(signer.verify(before), "expired");
+   * const after = new URL(`http://store/b/k${signer.sign("/b/k")}`);
+   * strictEqual(signer.verify(after), "valid");
    * ```
    */
   expireAll(): void {

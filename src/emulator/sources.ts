@@ -40,8 +40,12 @@ export interface DatasetSources {
  * @example
  * ```ts
  * import { collectSources } from "./sources.ts";
- * const sources = await collectSources({ files: { "a/b.txt": "hi" } });
- * sources.main[0].directoryLabel; // "a"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const sources = await collectSources({ files: { "a/b.txt": "hi", "c.txt": "ho" } });
+ * deepStrictEqual(sources.main, [
+ *   { directoryLabel: "a", filename: "b.txt", file: "hi" },
+ *   { filename: "c.txt", file: "ho" },
+ * ]);
  * ```
  */
 export async function collectSources(
@@ -65,7 +69,9 @@ export async function collectSources(
  * @example
  * ```ts
  * import { toFileSpec } from "./sources.ts";
- * toFileSpec("hi").content; // "hi"
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(toFileSpec("hi"), { content: "hi" });
+ * deepStrictEqual(toFileSpec({ content: "hi", restricted: true }), { content: "hi", restricted: true });
  * ```
  */
 export function toFileSpec(value: FileValue): EmulatorFileSpec {

@@ -14,10 +14,11 @@ import { delay } from "../base/delay.ts";
  * @example
  * ```ts
  * import { sleep } from "./waits.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const stop = new AbortController();
  * const waiting = sleep(60_000, stop.signal);
  * stop.abort();
- * await waiting; // settles at once, its timer cleared
+ * strictEqual(await waiting, undefined); // resolves, not rejects, its timer cleared
  * ```
  */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -30,7 +31,12 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * @example
  * ```ts
  * import { untilAborted } from "./waits.ts";
- * await untilAborted(AbortSignal.abort()); // settles at once
+ * import { strictEqual } from "node:assert/strict";
+ * const stop = new AbortController();
+ * const waiting = untilAborted(stop.signal);
+ * stop.abort();
+ * strictEqual(await waiting, undefined);
+ * strictEqual(await untilAborted(AbortSignal.abort()), undefined); // aborted already
  * ```
  */
 export function untilAborted(signal: AbortSignal): Promise<void> {
@@ -49,10 +55,12 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
  * @example
  * ```ts
  * import { goneSignal } from "./waits.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const closing = new AbortController();
  * const gone = goneSignal(new Request("http://x/"), closing.signal);
+ * strictEqual(gone.aborted, false);
  * closing.abort();
- * gone.aborted; // true
+ * strictEqual(gone.aborted, true);
  * ```
  */
 export function goneSignal(

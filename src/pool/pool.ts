@@ -8,6 +8,7 @@
  */
 
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
+import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
 import {
   type Downloaded,
@@ -21,7 +22,7 @@ import {
   reviveError,
   type ToWorker,
 } from "./pool_protocol.ts";
-import type { FindOptions, RepoFs } from "../repo_fs.ts";
+import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
 import type { FileInfo } from "../base/types.ts";
 
 /**
@@ -103,17 +104,25 @@ const FIRST_RESTART_DELAY_MS = 100;
 /** How long a worker has to answer a cancel before it is ended. */
 const CANCEL_GRACE_MS = 1000;
 
+let crash: (pool: RepoFsPool, index: number, reason: string) => void;
+
 /**
- * Test seam: `pool[crashWorker](index)` makes a worker throw an uncaught
- * error, as a crash would.
+ * Test seam: worker `index` of `pool` throws an uncaught error, as a crash
+ * would; its requests reject with a {@linkcode WorkerCrashedError}.
  *
  * @example
  * ```ts ignore
  * import { crashWorker } from "./pool.ts";
- * pool[crashWorker](0); // its requests reject with WorkerCrashedError
+ * crashWorker(pool, 0);
  * ```
  */
-export const crashWorker: unique symbol = Symbol("repo-fs.crashWorker");
+export function crashWorker(
+  pool: RepoFsPool,
+  index: number,
+  reason = "crash requested by a test",
+): void {
+  crash(pool, index, reason);
+}
 
 /**
  * A pool of workers reading one dataset.
@@ -173,6 +182,15 @@ export class RepoFsPool implements AsyncDisposable {
     this.#fs = fs;
     this.#workerUrl = options.workerUrl ?? WORKER_URL;
     for (let i = 0; i < size; i++) this.#slots.push(this.#spawn());
+    offerPartDecoder(this, {
+      workers: size,
+      read: (requests, options) => this.#readArrayParts(requests, options),
+    });
+  }
+
+  static {
+    crash = (pool, index, reason) =>
+      pool.#post(pool.#slots[index], { type: "crash", reason });
   }
 
   /** As {@linkcode RepoFs.catFile}, done in a worker; aborting `signal` stops it there. */
@@ -203,7 +221,7 @@ export class RepoFsPool implements AsyncDisposable {
    * Zarr array parts read and decoded in the workers, in request order.
    * Aborting `signal` stops the parts still being read.
    */
-  readArrayParts(
+  #readArrayParts(
     requests: ArrayPartRequest[],
     options: { signal?: AbortSignal } = {},
   ): Promise<ArrayPartResult[]> {
@@ -275,11 +293,6 @@ export class RepoFsPool implements AsyncDisposable {
   /** Same as {@linkcode RepoFsPool.close}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  /** Test seam: worker `index` throws an uncaught error, as a crash would. */
-  [crashWorker](index: number, reason = "crash requested by a test"): void {
-    this.#post(this.#slots[index], { type: "crash", reason });
   }
 
   async #dispatch<T>(
@@ -402,7 +415,7 @@ export class RepoFsPool implements AsyncDisposable {
       case "resolve": {
         const withdrawn = new AbortController();
         slot.asks.set(message.ask, withdrawn);
-        const answered = this.#fs.resolveContentUrl(
+        const answered = contentUrls(this.#fs).resolve(
           message.file,
           message.stale,
           withdrawn.signal,

@@ -21,7 +21,8 @@ import {
   type ToWorker,
   transferables,
 } from "./pool_protocol.ts";
-import { RepoFs } from "../repo_fs.ts";
+import { type RepoFs, sharingUrls } from "../repo_fs.ts";
+import { checkSerialized } from "../serialize.ts";
 
 /** Bytes of progress a download gathers before it reports them. */
 const PROGRESS_STEP = 1 << 20;
@@ -131,8 +132,9 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   switch (message.type) {
     case "init": {
       const urls = new DownloadUrls(askMainThread, Number.MAX_SAFE_INTEGER);
+      checkSerialized(message.serialized);
       urls.load(message.serialized.urls);
-      fs = RepoFs.fromSerialized(message.serialized, { urlResolver: urls });
+      fs = sharingUrls(message.serialized, urls);
       return;
     }
     case "resolved": {

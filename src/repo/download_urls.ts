@@ -92,9 +92,17 @@ export type CachedUrl = [
  * waits for the answer any more.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import type { UrlLookup } from "./download_urls.ts";
- * const lookup: UrlLookup = ({ id, format }) => api.head(id, undefined, format);
+ * import { RepoApi } from "./repo_api.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { ok, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+ * const lookup: UrlLookup = ({ id, format }, _stale, signal) => api.head(id, signal, format);
+ * const answer = await lookup({ id: emu.fileId("a.txt") }, undefined, new AbortController().signal);
+ * strictEqual(answer.direct, false);
+ * ok(answer.url.startsWith(emu.storeOrigin)); // a signed object-store URL
  * ```
  */
 export type UrlLookup = (
@@ -116,10 +124,20 @@ interface Pending {
  * is aborted, or never started.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { DownloadUrls } from "./download_urls.ts";
- * const urls = new DownloadUrls(({ id, format }) => api.head(id, undefined, format), 3);
- * const { url } = await urls.resolve({ id: 42 });
+ * import { RepoApi } from "./repo_api.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+ * const urls = new DownloadUrls(({ id, format }, _stale, signal) => api.head(id, signal, format), 3);
+ * const id = emu.fileId("a.txt");
+ * const [first, second] = await Promise.all([urls.resolve({ id }), urls.resolve({ id })]);
+ * strictEqual(first.url, second.url);
+ * strictEqual(emu.counters.heads, 1); // one HEAD for both asks
+ * strictEqual((await urls.resolve({ id })).url, first.url); // and none once cached
+ * strictEqual(emu.counters.heads, 1);
  * ```
  */
 export class DownloadUrls implements UrlResolver {

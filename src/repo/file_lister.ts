@@ -45,9 +45,18 @@ class InconsistentPages extends RepoProtocolError {}
  * time they are a {@linkcode RepoProtocolError}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { FileLister } from "./file_lister.ts";
+ * import { RepoApi } from "./repo_api.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { RoutingTable } from "../tree/routing_table.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a/b.txt": "x", "c.txt": "yz" }, maxPageSize: 1 });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
  * const lister = new FileLister(api, console);
- * const table = await lister.list("doi:10.5072/FK2/ABC", ":latest", () => RoutingTable.builder());
+ * const table = await lister.list(emu.pid, ":latest", () => RoutingTable.builder());
+ * deepStrictEqual(table.find(""), ["a/b.txt", "c.txt"]);
+ * strictEqual(emu.counters.listingCalls, 2); // one page per file here
  * ```
  */
 export class FileLister {

@@ -52,7 +52,9 @@ export function* listedFiles(
  * @example
  * ```ts
  * import { field } from "./listing_entry.ts";
- * field({ data: [] }, "data", "https://r.example/api"); // []
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ * deepStrictEqual(field({ data: [] }, "data", "https://r.example/api"), []);
+ * throws(() => field({}, "data", "https://r.example/api"), /has no "data"/);
  * ```
  */
 export function field(object: unknown, name: string, url: string): unknown {

@@ -11,13 +11,8 @@
 import { RepoHttpError, RepoProtocolError } from "../base/errors.ts";
 import { field, listedFiles } from "./listing_entry.ts";
 import type { ListedFile } from "../base/listed_file.ts";
-import { exchange, type Transport } from "./request.ts";
-import {
-  isRetriable,
-  type RetryCost,
-  retrying,
-  type RetryPolicy,
-} from "./retry.ts";
+import { exchange, plainFetch, type Transport } from "./request.ts";
+import { isRetriable, type RetryCost, retrying, RetryPolicy } from "./retry.ts";
 import { hideSecret } from "../base/secrets.ts";
 import { deaccessionedError, explainNotFound } from "./unreadable.ts";
 
@@ -35,8 +30,10 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * @example
  * ```ts
  * import { repositoryBase } from "./repo_api.ts";
- * repositoryBase("repo.example.org"); // "https://repo.example.org/api"
- * repositoryBase("http://127.0.0.1:8080"); // "http://127.0.0.1:8080/api"
+ * import { strictEqual, throws } from "node:assert/strict";
+ * strictEqual(repositoryBase("repo.example.org"), "https://repo.example.org/api");
+ * strictEqual(repositoryBase("http://127.0.0.1:8080"), "http://127.0.0.1:8080/api");
+ * throws(() => repositoryBase("http://repo.example.org", "secret"), /over plain http/);
  * ```
  */
 export function repositoryBase(host: string, token?: string): string {
@@ -84,8 +81,12 @@ export function repositoryBase(host: string, token?: string): string {
  * @example
  * ```ts
  * import { contentUrlProblem } from "./repo_api.ts";
- * contentUrlProblem("https://s3.example/b/k", "https://repo.example.org/api"); // undefined
- * contentUrlProblem("file:///etc/passwd", "https://repo.example.org/api"); // 'its scheme is "file:"; content is read over https only'
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(contentUrlProblem("https://s3.example/b/k", "https://repo.example.org/api"), undefined);
+ * strictEqual(
+ *   contentUrlProblem("file:///etc/passwd", "https://repo.example.org/api"),
+ *   'its scheme is "file:"; content is read over https only',
+ * );
  * ```
  */
 export function contentUrlProblem(
@@ -138,7 +139,9 @@ export interface RepoNames {
  * @example
  * ```ts
  * import { DEFAULT_NAMES } from "./repo_api.ts";
- * DEFAULT_NAMES.tokenHeader; // "X-Repo-key"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(DEFAULT_NAMES.tokenHeader, "X-Repo-key");
+ * strictEqual(DEFAULT_NAMES.collectionsPath, "repos");
  * ```
  */
 export const DEFAULT_NAMES: Readonly<RepoNames> = Object.freeze({
@@ -245,7 +248,9 @@ export function rateLimited(error: unknown, cost: RetryCost): unknown {
  * @example
  * ```ts
  * import { errorDetail } from "./repo_api.ts";
- * await errorDetail(new Response('{"status":"ERROR","message":"Bad API key"}')); // "Bad API key"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(await errorDetail(new Response('{"status":"ERROR","message":"Bad API key"}')), "Bad API key");
+ * strictEqual(await errorDetail(new Response("<Error><Message>Request has expired</Message></Error>")), "Request has expired");
  * ```
  */
 export async function errorDetail(response: Response): Promise<string> {
@@ -320,32 +325,77 @@ export interface FilePage {
 }
 
 /**
- * A client of one repository, holding the token (which from then on no error
- * message shows), the installation's names, the transport and the retry
- * policy.
+ * What a client of a repository is made from.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import type { ConnectOptions } from "./repo_api.ts";
+ * const options: ConnectOptions = { host: "repo.example.org", timeoutMs: 60_000 };
+ * ```
+ */
+export interface ConnectOptions {
+  /** `repo.example.org`, or a URL with a scheme for a local server. */
+  host: string;
+  /** API token, if any. */
+  token?: string;
+  /** The header that carries the token; `X-Repo-key` when absent. */
+  tokenHeader?: string;
+  /** The collections path; `repos` when absent. */
+  collectionsPath?: string;
+  /** Transport; `globalThis.fetch` when absent. */
+  fetch?: typeof fetch;
+  /** Longest silence of a request, in milliseconds. */
+  timeoutMs: number;
+  /** Retry policy; the default one when absent. */
+  retry?: RetryPolicy;
+}
+
+/**
+ * A client of one repository, holding the token (which from then on no error
+ * message shows), the installation's names, the transport and the retry
+ * policy. Made with {@linkcode RepoApi.connect}.
+ *
+ * @example
+ * ```ts
  * import { RepoApi } from "./repo_api.ts";
- * import { RetryPolicy } from "./retry.ts";
- * const api = new RepoApi("https://repo.example.org/api", undefined, { fetch, timeoutMs: 60_000 }, new RetryPolicy());
- * const files = await api.listFiles("doi:10.5072/FK2/ABC", ":latest");
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a/b.txt": "hi" } });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+ * const files = [...await api.listFiles(emu.pid, ":latest")];
+ * strictEqual(files[0].path, "a/b.txt");
  * ```
  */
 export class RepoApi {
   /**
-   * @param base repository base URL, ending in `/api`
-   * @param token API token, if any
-   * @param transport fetch and timeout
-   * @param retry retry policy
-   * @param names the token header and collections path of the installation
+   * The one way a client is made: checks the host (no token over plain
+   * http but to a loopback host) and the installation's names.
+   *
+   * @example
+   * ```ts
+   * import { RepoApi } from "./repo_api.ts";
+   * import { strictEqual, throws } from "node:assert/strict";
+   * strictEqual(RepoApi.connect({ host: "repo.example.org", timeoutMs: 1 }).base, "https://repo.example.org/api");
+   * throws(() => RepoApi.connect({ host: "http://repo.example.org", token: "t", timeoutMs: 1 }), /plain http/);
+   * ```
    */
-  constructor(
+  static connect(options: ConnectOptions): RepoApi {
+    const { host, token, timeoutMs, retry = new RetryPolicy() } = options;
+    return new RepoApi(
+      repositoryBase(host, token),
+      token,
+      { fetch: plainFetch(options.fetch), timeoutMs },
+      retry,
+      repositoryNames(options),
+    );
+  }
+
+  private constructor(
     readonly base: string,
     readonly token: string | undefined,
     readonly transport: Transport,
     readonly retry: RetryPolicy,
-    readonly names: RepoNames = DEFAULT_NAMES,
+    readonly names: RepoNames,
   ) {
     if (token !== undefined) hideSecret(token);
   }

@@ -13,8 +13,8 @@ import { RepoConnectionError } from "../base/errors.ts";
  *
  * @example
  * ```ts
- * import type { Transport } from "./request.ts";
- * const transport: Transport = { fetch: globalThis.fetch, timeoutMs: 60_000 };
+ * import { plainFetch, type Transport } from "./request.ts";
+ * const transport: Transport = { fetch: plainFetch(), timeoutMs: 60_000 };
  * ```
  */
 export interface Transport {
@@ -50,8 +50,13 @@ export function plainFetch(
  * @example
  * ```ts
  * import { Deadline } from "./request.ts";
- * const deadline = new Deadline(1000);
- * deadline.rearm(); // progress: one more second
+ * import { ok, rejects, strictEqual } from "node:assert/strict";
+ * const deadline = new Deadline(50);
+ * deadline.rearm(); // progress: 50 ms more
+ * await rejects(deadline.race(new Promise(() => {}))); // then nothing comes
+ * ok(deadline.signal.aborted);
+ * const error = deadline.explain(undefined, "https://r.example/api/x") as Error;
+ * strictEqual(error.message, "Request to https://r.example/api/x failed: nothing received for 50 ms");
  * deadline.dispose();
  * ```
  */
@@ -141,10 +146,15 @@ export class Deadline {
  * `consume` while the deadline runs; an unread body is cancelled after.
  *
  * @example
- * ```ts ignore
- * import { exchange } from "./request.ts";
- * const transport = { fetch: globalThis.fetch, timeoutMs: 10_000 };
- * const status = await exchange(transport, "https://repo.example.org/api/info/version", {}, undefined, (r) => Promise.resolve(r.status));
+ * ```ts
+ * import { exchange, plainFetch } from "./request.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const transport = { fetch: plainFetch(), timeoutMs: 10_000 };
+ * const url = `${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`;
+ * const status = await exchange(transport, url, {}, undefined, (r) => Promise.resolve(r.status));
+ * strictEqual(status, 303); // the redirect to the store is not followed
  * ```
  */
 export async function exchange<T>(

@@ -21,8 +21,9 @@ const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
  * ```ts
  * import { isRetriable } from "./retry.ts";
  * import { RepoHttpError } from "../base/errors.ts";
- * isRetriable(new RepoHttpError(429, "https://r.example/api")); // true
- * isRetriable(new RepoHttpError(404, "https://r.example/api")); // false
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(isRetriable(new RepoHttpError(429, "https://r.example/api")), true);
+ * strictEqual(isRetriable(new RepoHttpError(404, "https://r.example/api")), false);
  * ```
  */
 export function isRetriable(error: unknown): boolean {

@@ -11,8 +11,10 @@
  * @example
  * ```ts
  * import { urlExpiry } from "./signed_url.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const url = "https://s3.example/b/k?X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600";
- * new Date(urlExpiry(url)).toISOString(); // "2026-01-01T01:00:00.000Z"
+ * strictEqual(new Date(urlExpiry(url)).toISOString(), "2026-01-01T01:00:00.000Z");
+ * strictEqual(urlExpiry("https://example.org/plain"), Infinity);
  * ```
  */
 export function urlExpiry(url: string): number {
@@ -38,8 +40,9 @@ export function urlExpiry(url: string): number {
  * @example
  * ```ts
  * import { isNearExpiry } from "./signed_url.ts";
- * isNearExpiry(Date.now() + 3_600_000, 3_600_000); // false
- * isNearExpiry(Date.now() + 1_000, 3_600_000); // true
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(isNearExpiry(Date.now() + 3_600_000, 3_600_000), false);
+ * strictEqual(isNearExpiry(Date.now() + 1_000, 3_600_000), true);
  * ```
  */
 export function isNearExpiry(expiresAt: number, lifetimeMs: number): boolean {

@@ -15,8 +15,19 @@ import type { RepoApi } from "./repo_api.ts";
  * list of versions. When that request fails, the error says so instead.
  *
  * @example
- * ```ts ignore
- * throw await deaccessionedError(api, "doi:10.5072/FK2/X", "1.0");
+ * ```ts
+ * import { deaccessionedError } from "./unreadable.ts";
+ * import { RepoApi } from "./repo_api.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": "draft" },
+ *   versions: { "1.0": { "a.txt": "first" }, "2.0": { "a.txt": "second" } },
+ *   deaccessioned: ["1.0"],
+ * });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+ * const error = await deaccessionedError(api, emu.pid, "1.0");
+ * deepStrictEqual(error.readableVersions, ["2.0", ":draft"]);
  * ```
  */
 export async function deaccessionedError(
@@ -83,8 +94,22 @@ export function readableVersions(versions: unknown[]): string[] {
  * request gives, `error` stands.
  *
  * @example
- * ```ts ignore
- * throw await explainNotFound(api, "doi:10.5072/FK2/ABCDEF/XYZ123", notFound);
+ * ```ts
+ * import { explainNotFound } from "./unreadable.ts";
+ * import { RepoHttpError } from "../base/errors.ts";
+ * import { filePid } from "../emulator/metadata.ts";
+ * import { RepoApi } from "./repo_api.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" }, filePids: true });
+ * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+ * const pid = filePid(emu.pid, emu.fileId("a.txt")); // the file's own DOI
+ * const notFound = new RepoHttpError(404, `${api.base}/datasets/:persistentId/`);
+ * const error = await explainNotFound(api, pid, notFound) as RepoHttpError;
+ * strictEqual(
+ *   error.detail,
+ *   `${pid} is the persistent id of the file "a.txt", not of a dataset; the file's dataset is ${emu.pid}`,
+ * );
  * ```
  */
 export async function explainNotFound(

@@ -27,10 +27,11 @@ import { normalizePath } from "./paths.ts";
  * @example
  * ```ts
  * import { compileGlob } from "./glob.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const glob = compileGlob("climate.zarr/t?mp/.z*");
- * glob.prefix; // "climate.zarr"
- * glob.depth; // 2
- * glob.matches("climate.zarr/temp/.zarray"); // true
+ * strictEqual(glob.prefix, "climate.zarr");
+ * strictEqual(glob.depth, 2);
+ * strictEqual(glob.matches("climate.zarr/temp/.zarray"), true);
  * ```
  */
 export interface CompiledGlob {
@@ -67,16 +68,19 @@ export interface CompiledGlob {
  * @example
  * ```ts
  * import { compileGlob } from "./glob.ts";
+ * import { strictEqual, throws } from "node:assert/strict";
  * const glob = compileGlob("repo://d1/d2/**");
- * glob.prefix; // "d1/d2"
- * glob.depth; // undefined
- * glob.matches("d1/d2/x/y/t.nc"); // true
- * glob.matches("d1/d2", true); // true: the directory the `**` starts at
+ * strictEqual(glob.prefix, "d1/d2");
+ * strictEqual(glob.depth, undefined);
+ * strictEqual(glob.matches("d1/d2/x/y/t.nc"), true);
+ * strictEqual(glob.matches("d1/d2", true), true); // the directory the `**` starts at
  *
  * const ncFiles = compileGlob("*.nc");
- * ncFiles.depth; // 1
- * ncFiles.matches("t.nc"); // true
- * ncFiles.matches("sub/t.nc"); // false: `*` stays inside one name
+ * strictEqual(ncFiles.depth, 1);
+ * strictEqual(ncFiles.matches("t.nc"), true);
+ * strictEqual(ncFiles.matches("sub/t.nc"), false); // `*` stays inside one name
+ *
+ * throws(() => compileGlob("a**b"), /"\*\*" can only be a whole path segment/);
  * ```
  */
 export function compileGlob(pattern: string): CompiledGlob {

@@ -10,6 +10,33 @@ const PROTOCOL_PREFIX = "repo://";
 const NOT_A_KEY = /^repo:\/\/|^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)|\0/;
 
 /**
+ * Why `key` is not a plain key of a file or directory below the root, or
+ * `undefined` when it is one: it must be non-empty and relative, with no
+ * empty, `.` or `..` segment. The one rule for dataset paths, used by
+ * {@linkcode normalizePath} and by every check of a path written to disk.
+ *
+ * @example
+ * ```ts
+ * import { keyProblem } from "./paths.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(keyProblem("climate.zarr/.zgroup"), undefined);
+ * strictEqual(keyProblem("a/../b"), 'it has a ".." segment');
+ * strictEqual(keyProblem("/etc"), "it is absolute (starts with /)");
+ * ```
+ */
+export function keyProblem(key: string): string | undefined {
+  if (key === "") return "it is empty";
+  if (key.startsWith("/")) return "it is absolute (starts with /)";
+  for (const segment of key.split("/")) {
+    if (segment === "") return "it has an empty segment";
+    if (segment === "." || segment === "..") {
+      return `it has a "${segment}" segment`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Turns a caller's path into a routing-table key: drops a leading `repo://`,
  * leading, trailing and repeated `/`. A `.` or `..` segment, or a NUL, is a
  * `TypeError` naming the path.
@@ -17,8 +44,10 @@ const NOT_A_KEY = /^repo:\/\/|^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)|\0/;
  * @example
  * ```ts
  * import { normalizePath } from "./paths.ts";
- * normalizePath("repo:///climate.zarr//temp/"); // "climate.zarr/temp"
- * normalizePath("/"); // ""
+ * import { strictEqual, throws } from "node:assert/strict";
+ * strictEqual(normalizePath("repo:///climate.zarr//temp/"), "climate.zarr/temp");
+ * strictEqual(normalizePath("/"), "");
+ * throws(() => normalizePath("a/../b"), TypeError);
  * ```
  */
 export function normalizePath(path: string): string {
@@ -29,18 +58,17 @@ export function normalizePath(path: string): string {
   const bare = path.startsWith(PROTOCOL_PREFIX)
     ? path.slice(PROTOCOL_PREFIX.length)
     : path;
-  const segments = bare.split("/").filter((s) => s !== "");
-  for (const segment of segments) {
-    if (segment === "." || segment === "..") {
-      throw new TypeError(
-        `A dataset path may not contain a "${segment}" segment: "${path}"`,
-      );
-    }
+  const key = bare.split("/").filter((s) => s !== "").join("/");
+  const problem = key === "" ? undefined : keyProblem(key);
+  if (problem !== undefined) {
+    throw new TypeError(
+      `The dataset path ${JSON.stringify(path)} is refused: ${problem}`,
+    );
   }
   if (bare.includes("\0")) {
     throw new TypeError(`A dataset path may not contain a NUL character`);
   }
-  return segments.join("/");
+  return key;
 }
 
 /**
@@ -49,8 +77,9 @@ export function normalizePath(path: string): string {
  * @example
  * ```ts
  * import { parentKey } from "./paths.ts";
- * parentKey("a/b.c/d"); // "a/b.c"
- * parentKey("top.txt"); // ""
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(parentKey("a/b.c/d"), "a/b.c");
+ * strictEqual(parentKey("top.txt"), "");
  * ```
  */
 export function parentKey(key: string): string {
@@ -64,7 +93,8 @@ export function parentKey(key: string): string {
  * @example
  * ```ts
  * import { baseName } from "./paths.ts";
- * baseName("a/b.c/d"); // "d"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(baseName("a/b.c/d"), "d");
  * ```
  */
 export function baseName(key: string): string {

@@ -79,9 +79,10 @@ export interface CompactListing {
  * @example
  * ```ts
  * import { RoutingTable, type RoutingTableBuilder } from "./routing_table.ts";
+ * import { strictEqual } from "node:assert/strict";
  * const builder: RoutingTableBuilder = RoutingTable.builder();
  * builder.add({ path: "x", id: 1, size: 0 });
- * builder.finish();
+ * strictEqual(builder.finish().fileCount, 1);
  * ```
  */
 export interface RoutingTableBuilder {
@@ -98,8 +99,9 @@ export interface RoutingTableBuilder {
  * @example
  * ```ts
  * import { RoutingTable } from "./routing_table.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
  * const table = RoutingTable.build([{ path: "a/b.c/d", id: 1, size: 3 }]);
- * table.children("a").map((i) => i.name); // ["a/b.c"]
+ * deepStrictEqual(table.children("a"), [{ name: "a/b.c", type: "directory", size: 0 }]);
  * ```
  */
 export class RoutingTable {

@@ -17,26 +17,8 @@ import {
   readSelection,
 } from "./array_part.ts";
 import { Semaphore } from "../base/semaphore.ts";
+import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
 import type { ByteSource } from "./zarr_store.ts";
-
-/**
- * A pool that reads and decodes array parts in its workers: a `RepoFsPool`.
- *
- * @example
- * ```ts ignore
- * import type { DecodingPool } from "./get_array.ts";
- * const pool: DecodingPool = new RepoFsPool(fs, { workers: 4 });
- * ```
- */
-export interface DecodingPool extends ByteSource {
-  /** Number of workers. */
-  readonly size: number;
-  /** Each request read and decoded by one worker; results in request order. */
-  readArrayParts(
-    requests: ArrayPartRequest[],
-    options?: { signal?: AbortSignal },
-  ): Promise<ArrayPartResult[]>;
-}
 
 /**
  * Reads array `arrayPath` of the Zarr hierarchy (v2 or v3) in dataset
@@ -72,14 +54,15 @@ export interface DecodingPool extends ByteSource {
  * aborted, in the workers too, and none start after it
  */
 export async function getArray(
-  source: ByteSource | DecodingPool,
+  source: ByteSource,
   root: string,
   arrayPath: string,
   selection: ArraySelection = null,
   options: { signal?: AbortSignal } = {},
 ): Promise<ArrayResult> {
   const arr = await openArray(source, root, arrayPath);
-  if (!("readArrayParts" in source) || !decodesToTypedArray(arr)) {
+  const decoder = partDecoderOf(source);
+  if (decoder === undefined || !decodesToTypedArray(arr)) {
     return await readSelection(arr, selection, options);
   }
   const full = padSelection(selection, arr.shape.length);
@@ -87,14 +70,14 @@ export async function getArray(
     full,
     arr.shape,
     arr.chunks,
-    source.size * PARTS_PER_WORKER,
+    decoder.workers * PARTS_PER_WORKER,
   );
   const requests = parts.map((part) => ({ root, arrayPath, selection: part }));
   if (requests.length === 1) {
-    return (await source.readArrayParts(requests, options))[0];
+    return (await decoder.read(requests, options))[0];
   }
   const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
-  return await readJoined(source, requests, rows, options.signal);
+  return await readJoined(decoder, requests, rows, options.signal);
 }
 
 /**
@@ -220,7 +203,7 @@ function rowsOf(part: ArraySelection, size: number): number {
  * settles once none is left running.
  */
 async function readJoined(
-  pool: DecodingPool,
+  decoder: PartDecoder,
   requests: ArrayPartRequest[],
   rows: number[],
   callerSignal?: AbortSignal,
@@ -253,12 +236,12 @@ async function readJoined(
     if (isCContiguous(part)) result.data.set(values, offset);
     else copyStrided(values, part.shape, part.stride, result.data, offset);
   };
-  const reading = new Semaphore(pool.size * PARTS_AT_ONCE_PER_WORKER);
+  const reading = new Semaphore(decoder.workers * PARTS_AT_ONCE_PER_WORKER);
   await Promise.allSettled(
     requests.map((request, i) =>
       reading.run(async () => {
         try {
-          place(i, (await pool.readArrayParts([request], { signal }))[0]);
+          place(i, (await decoder.read([request], { signal }))[0]);
         } catch (error) {
           failed.abort(error);
         }

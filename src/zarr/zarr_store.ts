@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { AsyncReadable, RangeQuery } from "zarrita";
 import { normalizePath } from "../tree/paths.ts";
 
 /**
@@ -36,29 +37,18 @@ export interface ByteSource {
 }
 
 /**
- * Which bytes of a file `getRange` reads: `length` bytes from `offset`, or
- * the last `suffixLength` bytes. zarrita's `RangeQuery`.
+ * A zarrita `AsyncReadable` that always has `getRange` (sharded arrays
+ * need it). Keys are absolute: `/temperature/.zarray`. Written out here
+ * for the documentation; {@linkcode zarrStore} is checked against
+ * zarrita's own `AsyncReadable`.
  *
  * @example
  * ```ts
- * import type { ByteRange } from "./zarr_store.ts";
- * const shardIndex: ByteRange = { suffixLength: 16 * 64 + 4 };
- * const innerChunk: ByteRange = { offset: 4096, length: 1024 };
- * ```
- */
-export type ByteRange = { offset: number; length: number } | {
-  suffixLength: number;
-};
-
-/**
- * A zarrita `AsyncReadable` that always has `getRange` (sharded arrays
- * need it). Keys are absolute: `/temperature/.zarray`.
- *
- * @example
- * ```ts ignore
  * import type { RepoZarrStore } from "./zarr_store.ts";
- * const store: RepoZarrStore = zarrStore(fs, "climate.zarr");
- * const tail = await store.getRange("/temp/c/0/0", { suffixLength: 16 });
+ * const empty: RepoZarrStore = {
+ *   get: () => Promise.resolve(undefined),
+ *   getRange: () => Promise.resolve(undefined),
+ * };
  * ```
  */
 export interface RepoZarrStore {
@@ -67,10 +57,13 @@ export interface RepoZarrStore {
     key: `/${string}`,
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array | undefined>;
-  /** Part of the file at `key`; `undefined` for a missing key or a directory. */
+  /**
+   * `length` bytes from `offset`, or the last `suffixLength` bytes, of the
+   * file at `key`; `undefined` for a missing key or a directory.
+   */
   getRange(
     key: `/${string}`,
-    range: ByteRange,
+    range: { offset: number; length: number } | { suffixLength: number },
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array | undefined>;
 }
@@ -105,7 +98,7 @@ export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {
       (await source.info(path)).type === "file";
   }
 
-  return {
+  const store: RepoZarrStore = {
     async get(key, options = {}) {
       const path = pathOf(key);
       if (!await isFile(path)) return undefined;
@@ -119,11 +112,12 @@ export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {
       return await source.catFile(path, { ...bounds, signal: options.signal });
     },
   };
+  return store satisfies Required<AsyncReadable>;
 }
 
 /** `catFile` bounds of a range query; `undefined` when it asks for no byte. */
 function byteBounds(
-  range: ByteRange,
+  range: RangeQuery,
 ): { start: number; end?: number } | undefined {
   if ("suffixLength" in range) {
     const { suffixLength } = range;
