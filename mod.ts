@@ -5,13 +5,29 @@
  * file's content URL once, and reads bytes and byte ranges from it.
  *
  * @example
- * ```ts ignore
- * import { RepoFs } from "@x/repo-fs";
+ * With a real repository, `host` is its name, such as `repo.example.org`,
+ * and `pid` the dataset's DOI; here the local emulator serves the dataset.
  *
- * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
- * for (const entry of await fs.ls("")) console.log(entry.type, entry.name);
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({
+ *   files: {
+ *     "climate.zarr/.zgroup": '{"zarr_format":2}',
+ *     "data/big.bin": new Uint8Array(4096),
+ *   },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * deepStrictEqual(
+ *   (await fs.ls("")).map((entry) => [entry.type, entry.name]),
+ *   [["directory", "climate.zarr"], ["directory", "data"]],
+ * );
  * const zgroup = await fs.catFile("climate.zarr/.zgroup");
+ * strictEqual(new TextDecoder().decode(zgroup), '{"zarr_format":2}');
  * const tail = await fs.catFile("data/big.bin", { start: -1024 });
+ * strictEqual(tail.byteLength, 1024);
  * ```
  *
  * @module

@@ -68,10 +68,21 @@ export interface FindOptions {
  * An open file: random access and streaming without holding it in memory.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { RepoFs } from "./repo_fs.ts";
+ * import { startEmulator } from "../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "big/archive.bin": new Uint8Array(100_000) },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ *
  * const file = await fs.open("big/archive.bin");
  * const header = await file.read(0, 512);
- * for await (const chunk of file.stream()) console.log(chunk.byteLength);
+ * strictEqual(header.byteLength, 512);
+ * let streamed = 0;
+ * for await (const chunk of file.stream()) streamed += chunk.byteLength;
+ * strictEqual(streamed, file.size);
  * ```
  */
 export interface RepoFile {
@@ -139,9 +150,15 @@ export function sharingUrls(
  * @example
  * ```ts
  * import { contentUrls, RepoFs } from "./repo_fs.ts";
- * import { ok } from "node:assert/strict";
- * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
- * ok(typeof contentUrls(fs).resolve === "function");
+ * import { startEmulator } from "../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ *
+ * const id = emu.fileId("a.txt");
+ * const { url } = await contentUrls(fs).resolve({ id });
+ * strictEqual(url, await fs.resolveDownloadUrl(id)); // the same cache
+ * strictEqual(emu.counters.heads, 1);
  * ```
  */
 export function contentUrls(fs: RepoFs): UrlResolver {
@@ -152,11 +169,24 @@ export function contentUrls(fs: RepoFs): UrlResolver {
  * One dataset as a read-only file tree.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { RepoFs } from "./repo_fs.ts";
- * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
- * console.log(await fs.ls("climate.zarr"));
+ * import { startEmulator } from "../emulator.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: {
+ *     "climate.zarr/.zgroup": '{"zarr_format":2}',
+ *     "climate.zarr/temperature/.zarray": "{}",
+ *   },
+ * });
+ *
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * deepStrictEqual(
+ *   (await fs.ls("climate.zarr")).map(({ name, type }) => [name, type]),
+ *   [["climate.zarr/.zgroup", "file"], ["climate.zarr/temperature", "directory"]],
+ * );
  * const bytes = await fs.catFile("climate.zarr/.zgroup");
+ * strictEqual(new TextDecoder().decode(bytes), '{"zarr_format":2}');
  * ```
  */
 export class RepoFs {
@@ -256,8 +286,18 @@ export class RepoFs {
    * listing request when the listing was included, no HEAD for cached URLs.
    *
    * @example
-   * ```ts ignore
+   * ```ts
+   * import { RepoFs } from "./repo_fs.ts";
+   * import { startEmulator } from "../emulator.ts";
+   * import { strictEqual } from "node:assert/strict";
+   * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+   * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+   * await fs.catFile("a.txt"); // one listing request, one HEAD
+   *
    * const copy = RepoFs.fromSerialized(structuredClone(fs.serialize()));
+   * strictEqual(new TextDecoder().decode(await copy.catFile("a.txt")), "hello");
+   * strictEqual(emu.counters.listingCalls, 1);
+   * strictEqual(emu.counters.heads, 1);
    * ```
    */
   static fromSerialized(
@@ -477,14 +517,23 @@ export class RepoFs {
  * as the repository sends them.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { listCollection } from "./repo_fs.ts";
- * const items = await listCollection({
- *   host: "repo.example.org",
+ * import { startEmulator } from "../emulator.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // A Dataverse-style collection "climate" holding one dataset.
+ * await using emu = await startEmulator({
  *   alias: "climate",
  *   collectionsPath: "dataverses",
  * });
- * console.log(items.length);
+ *
+ * const items = await listCollection({
+ *   host: emu.host,
+ *   alias: "climate",
+ *   collectionsPath: "dataverses",
+ * });
+ * const types = items.map((item) => (item as { type: string }).type);
+ * deepStrictEqual(types, ["dataset"]);
  * ```
  */
 export async function listCollection(options: {

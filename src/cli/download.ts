@@ -3,7 +3,7 @@
  * checked for a safe target on this thread and then downloaded by a worker
  * of a `RepoFsPool` (streamed to a temporary name, hashed with the listed
  * checksum's algorithm, checked against the listing, renamed into place;
- * see `src/file_download.ts`). A
+ * see `src/pool/file_download.ts`). A
  * failure or an abort removes the temporary file, so a file under its real
  * name is always complete.
  *

@@ -121,15 +121,40 @@ export interface ArrayPartRequest {
  * parts it is given.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { ArrayPartReader } from "./array_part.ts";
+ * import { RepoFs } from "../../mod.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * // A 4 × 5 array in chunks of two rows, valued 0, 1, 2, … in C order.
+ * const values = ramp(Float32Array, 4 * 5);
+ * await using emu = await startEmulator({
+ *   files: await buildZarrStore(
+ *     [{ path: "temperature", data: values, shape: [4, 5], chunks: [2, 5] }],
+ *     { format: 2, prefix: "climate.zarr" },
+ *   ),
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ *
  * const reader = new ArrayPartReader(fs);
  * const part = await reader.read({
  *   root: "climate.zarr",
  *   arrayPath: "temperature",
  *   selection: null,
  * });
- * console.log(part.shape, part.data.length);
+ * deepStrictEqual(part.shape, [4, 5]);
+ * deepStrictEqual(part.data, values);
+ *
+ * // The array is open: another part reads its one chunk and no metadata.
+ * const reads = emu.counters.storeGets;
+ * const row = await reader.read({
+ *   root: "climate.zarr",
+ *   arrayPath: "temperature",
+ *   selection: [0],
+ * });
+ * deepStrictEqual(row.data, values.subarray(0, 5));
+ * strictEqual(emu.counters.storeGets, reads + 1);
  * ```
  */
 export class ArrayPartReader {
@@ -168,10 +193,29 @@ export class ArrayPartReader {
  * `root`.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { openArray } from "./array_part.ts";
+ * import { RepoFs } from "../../mod.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { buildZarrStore } from "../../fixtures/zarr_writer.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: await buildZarrStore(
+ *     [{
+ *       path: "temperature",
+ *       data: new Float32Array(4 * 5),
+ *       shape: [4, 5],
+ *       chunks: [2, 5],
+ *     }],
+ *     { format: 3, prefix: "climate.zarr" },
+ *   ),
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ *
  * const arr = await openArray(fs, "climate.zarr", "temperature");
- * console.log(arr.shape, arr.chunks, arr.dtype);
+ * deepStrictEqual(arr.shape, [4, 5]);
+ * deepStrictEqual(arr.chunks, [2, 5]);
+ * strictEqual(arr.dtype, "float32");
  * ```
  *
  * @param fs where the bytes come from
@@ -193,10 +237,27 @@ export async function openArray(
  * shape `[]` holding the one value instead of the bare value.
  *
  * @example
- * ```ts ignore
- * import { readSelection } from "./array_part.ts";
+ * ```ts
+ * import { openArray, readSelection } from "./array_part.ts";
+ * import { RepoFs } from "../../mod.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // A 4 × 5 array valued 0, 1, 2, … in C order: (3, 4) holds 19.
+ * await using emu = await startEmulator({
+ *   files: await buildZarrStore(
+ *     [{ path: "t", data: ramp(Float32Array, 20), shape: [4, 5], chunks: [2, 5] }],
+ *     { format: 2 },
+ *   ),
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const arr = await openArray(fs, "", "t");
+ *
  * const point = await readSelection(arr, [3, 4]);
- * console.log(point.shape, point.data[0]); // [] and the value at (3, 4)
+ * deepStrictEqual(point.shape, []);
+ * deepStrictEqual(point.data, new Float32Array([19]));
+ * const row = await readSelection(arr, [3]); // as [3, null]
+ * deepStrictEqual(row.data, new Float32Array([15, 16, 17, 18, 19]));
  * ```
  *
  * @param arr an open array
@@ -226,8 +287,9 @@ export async function readSelection(
  * @example
  * ```ts
  * import { padSelection } from "./array_part.ts";
- * padSelection([3], 3); // [3, null, null]
- * padSelection(null, 3); // null
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * deepStrictEqual(padSelection([3], 3), [3, null, null]);
+ * strictEqual(padSelection(null, 3), null);
  * ```
  *
  * @param selection a selection of up to `rank` axes
@@ -244,7 +306,8 @@ export function padSelection(
 /**
  * A point selection with each index turned into a one-long slice, so that
  * zarrita returns a chunk; `undefined` for any other selection, and for an
- * index out of bounds (zarrita then reports it).
+ * index that is not a whole number or is out of bounds (zarrita then
+ * reports it).
  */
 function pointAsSlices(
   selection: ArraySelection,
@@ -253,9 +316,8 @@ function pointAsSlices(
   if (selection === null || selection.length !== shape.length) return;
   const slices: zarr.Slice[] = [];
   for (const [axis, index] of selection.entries()) {
-    if (typeof index !== "number") return;
-    const whole = Math.trunc(index);
-    const at = whole < 0 ? whole + shape[axis] : whole;
+    if (typeof index !== "number" || !Number.isInteger(index)) return;
+    const at = index < 0 ? index + shape[axis] : index;
     if (!(at >= 0 && at < shape[axis])) return;
     slices.push(zarr.slice(at, at + 1));
   }

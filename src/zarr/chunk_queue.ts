@@ -26,11 +26,20 @@ export const CHUNKS_IN_FLIGHT = 32;
  * @example
  * ```ts
  * import { boundedChunkQueue } from "./chunk_queue.ts";
+ * import { rejects, strictEqual } from "node:assert/strict";
  * const queue = boundedChunkQueue(2);
  * let done = 0;
  * for (let i = 0; i < 5; i++) queue.add(async () => void done++);
  * await queue.onIdle();
- * console.log(done); // 5
+ * strictEqual(done, 5);
+ *
+ * // After a failure, tasks not yet started are skipped.
+ * const failing = boundedChunkQueue(1);
+ * let started = 0;
+ * failing.add(() => Promise.reject(new Error("bad chunk")));
+ * failing.add(async () => void started++);
+ * await rejects(failing.onIdle(), /bad chunk/);
+ * strictEqual(started, 0);
  * ```
  */
 export function boundedChunkQueue(limit: number): {

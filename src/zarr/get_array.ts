@@ -32,18 +32,37 @@ import type { ByteSource } from "./zarr_store.ts";
  * and one value.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import * as zarr from "zarrita";
  * import { RepoFs, RepoFsPool } from "../../mod.ts";
  * import { getArray } from "./get_array.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // Two years of a 2 × 3 grid in chunks of 30 days,
+ * // valued 0, 1, 2, … in C order.
+ * const values = ramp(Float32Array, 730 * 2 * 3);
+ * await using emu = await startEmulator({
+ *   files: await buildZarrStore(
+ *     [{ path: "temperature", data: values, shape: [730, 2, 3], chunks: [30, 2, 3] }],
+ *     { format: 2, prefix: "climate.zarr" },
+ *   ),
+ * });
  *
- * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
  * await using pool = new RepoFsPool(fs, { workers: 4 });
  * const { data, shape } = await getArray(pool, "climate.zarr", "temperature", [
  *   zarr.slice(0, 365),
  *   null,
  *   null,
  * ]);
+ * deepStrictEqual(shape, [365, 2, 3]);
+ * deepStrictEqual(data, values.subarray(0, 365 * 2 * 3));
+ *
+ * // A point, read on the calling thread.
+ * const point = await getArray(fs, "climate.zarr", "temperature", [1, 0, 2]);
+ * deepStrictEqual(point.shape, []);
+ * deepStrictEqual(point.data, new Float32Array([8]));
  * ```
  *
  * @param source a `RepoFs`, or a `RepoFsPool` to decode in its workers
@@ -110,9 +129,12 @@ function decodesToTypedArray(arr: zarr.Array<zarr.DataType, zarr.Readable>) {
  * ```ts
  * import * as zarr from "zarrita";
  * import { splitSelection } from "./get_array.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
  * // 100 rows in chunks of 10, two parts: rows 5..50 and 50..95
- * splitSelection([zarr.slice(5, 95), 3], [100, 8], [10, 8], 2);
- * // [[{ start: 5, stop: 50, step: 1 }, 3], [{ start: 50, stop: 95, step: 1 }, 3]]
+ * deepStrictEqual(splitSelection([zarr.slice(5, 95), 3], [100, 8], [10, 8], 2), [
+ *   [{ start: 5, stop: 50, step: 1 }, 3],
+ *   [{ start: 50, stop: 95, step: 1 }, 3],
+ * ]);
  * ```
  *
  * @param selection the whole selection

@@ -75,15 +75,38 @@ export interface RepoZarrStore {
  * resolves to `undefined` without any request; any other failure rejects.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import * as zarr from "zarrita";
  * import { RepoFs } from "../../mod.ts";
  * import { zarrStore } from "./zarr_store.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * // Three days of a 2 × 3 grid, valued 0, 1, 2, … in C order.
+ * await using emu = await startEmulator({
+ *   files: await buildZarrStore(
+ *     [{
+ *       path: "temperature",
+ *       data: ramp(Float32Array, 3 * 2 * 3),
+ *       shape: [3, 2, 3],
+ *       chunks: [1, 2, 3],
+ *     }],
+ *     { format: 2, prefix: "climate.zarr" },
+ *   ),
+ * });
  *
- * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
- * const group = await zarr.open(zarrStore(fs, "climate.zarr"), { kind: "group" });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const store = zarrStore(fs, "climate.zarr");
+ * const group = await zarr.open(store, { kind: "group" });
  * const temp = await zarr.open(group.resolve("temperature"), { kind: "array" });
  * const { data, shape } = await zarr.get(temp, [0, null, null]);
+ * deepStrictEqual(shape, [2, 3]);
+ * deepStrictEqual(data, new Float32Array([0, 1, 2, 3, 4, 5]));
+ *
+ * // A missing key costs no request.
+ * const before = { ...emu.counters };
+ * strictEqual(await store.get("/rainfall/.zarray"), undefined);
+ * deepStrictEqual(emu.counters, before);
  * ```
  *
  * @param source a `RepoFs` or a `RepoFsPool`
