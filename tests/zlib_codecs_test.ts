@@ -8,7 +8,7 @@ type Decoder = { decode(bytes: Uint8Array): Uint8Array; encode(): never };
 /** Runs `test` with the synchronous codecs registered, then restores zarrita's. */
 async function withSyncCodecs(test: () => Promise<void>) {
   const before = new Map(registry);
-  useSyncZlibCodecs();
+  await useSyncZlibCodecs();
   try {
     await test();
   } finally {

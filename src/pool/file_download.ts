@@ -4,12 +4,13 @@
  * target, are hashed on the way with the listed checksum's algorithm (MD5,
  * SHA-1, SHA-256 or SHA-512), are checked against the listing, and only
  * then are renamed into place. A failure or an abort removes the temporary
- * file.
+ * file. It writes with `node:fs/promises`, which Deno, Node and Bun have.
  *
  * @module
  */
 
 import { createHash, type Hash } from "node:crypto";
+import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import {
   type ChecksumKind,
@@ -35,8 +36,10 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
- * import type { Verification } from "./file_download.ts";
- * const checked: Verification = "sha256";
+ * import { type Verification, verifyDownload } from "./file_download.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const checked: Verification = verifyDownload({ name: "a", type: "file", size: 3 }, 3, undefined);
+ * strictEqual(checked, "size"); // no checksum listed: only the size was checked
  * ```
  */
 export type Verification = ChecksumKind | "size" | "none";
@@ -46,8 +49,19 @@ export type Verification = ChecksumKind | "size" | "none";
  *
  * @example
  * ```ts
- * import type { Downloaded } from "./file_download.ts";
- * const done: Downloaded = { bytes: 3, verified: "sha1" };
+ * import { type Downloaded, downloadToFile } from "./file_download.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({
+ *   files: { "a.csv": { content: "x,y\n", checksumType: "SHA-1" } },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const dir = await Deno.makeTempDir();
+ * const done: Downloaded = await downloadToFile(await fs.open("a.csv"), await fs.info("a.csv"), `${dir}/a.csv`);
+ * deepStrictEqual(done, { bytes: 4, verified: "sha1" });
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export interface Downloaded {
@@ -62,8 +76,22 @@ export interface Downloaded {
  *
  * @example
  * ```ts
- * import type { DownloadToFileOptions } from "./file_download.ts";
- * const options: DownloadToFileOptions = { onBytes: (n) => console.log(n) };
+ * import { downloadToFile, type DownloadToFileOptions } from "./file_download.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({ files: { "a.bin": new Uint8Array(100_000) } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const dir = await Deno.makeTempDir();
+ * let written = 0;
+ * const options: DownloadToFileOptions = { onBytes: (n) => (written += n) };
+ * await downloadToFile(await fs.open("a.bin"), await fs.info("a.bin"), `${dir}/a.bin`, options);
+ * strictEqual(written, 100_000);
+ * const stopped = { signal: AbortSignal.abort(new Error("not now")) };
+ * await rejects(downloadToFile(await fs.open("a.bin"), await fs.info("a.bin"), `${dir}/b.bin`, stopped), /not now/);
+ * deepStrictEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["a.bin"]); // nothing left of b.bin
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export interface DownloadToFileOptions {
@@ -86,7 +114,10 @@ export interface DownloadToFileOptions {
  * @example
  * ```ts
  * import { temporaryName } from "./file_download.ts";
- * temporaryName("/out/data/a.csv"); // like "/out/data/.a.csv.repo-fs-partial-3f9c0a1b2c3d4e5f"
+ * import { match, strictEqual } from "node:assert/strict";
+ * match(temporaryName("/out/data/a.csv"), /^\/out\/data\/\.a\.csv\.repo-fs-partial-[0-9a-f]{16}$/);
+ * const long = temporaryName(`/out/${"é".repeat(200)}`);
+ * strictEqual(long.split("/")[2].startsWith(`.${"é".repeat(48)}.repo-fs-partial-`), true); // 96 bytes kept
  * ```
  */
 export function temporaryName(target: string): string {
@@ -108,10 +139,26 @@ export function temporaryName(target: string): string {
  * path the caller has checked is safe to write.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { downloadToFile } from "./file_download.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { rejects, strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({
+ *   files: { "data/a.csv": "x,y\n1,2\n", "data/bad.csv": { content: "x", md5: "0".repeat(32) } },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const dir = await Deno.makeTempDir();
  * const info = await fs.info("data/a.csv");
- * const { bytes, verified } = await downloadToFile(await fs.open(info.name), info, "/out/data/a.csv");
+ * const { bytes, verified } = await downloadToFile(await fs.open(info.name), info, `${dir}/a.csv`);
+ * strictEqual(bytes, 8);
+ * strictEqual(verified, "md5");
+ * strictEqual(await Deno.readTextFile(`${dir}/a.csv`), "x,y\n1,2\n");
+ * const bad = await fs.info("data/bad.csv");
+ * await rejects(downloadToFile(await fs.open(bad.name), bad, `${dir}/bad.csv`), /MD5 mismatch/);
+ * strictEqual([...Deno.readDirSync(dir)].length, 1); // the bad one was not kept
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function downloadToFile(
@@ -122,26 +169,30 @@ export async function downloadToFile(
 ): Promise<Downloaded> {
   const { signal, onBytes, temporary: temp = temporaryName(target) } = options;
   signal?.throwIfAborted();
-  const handle = await Deno.open(temp, { write: true, createNew: true });
-  let open = true;
+  const handle = await open(temp, "wx");
+  const sink = {
+    write: async (bytes: Uint8Array) =>
+      (await handle.write(bytes)).bytesWritten,
+  };
+  let closed = false;
   let renamed = false;
   try {
     const hash = checksumHash(file);
     let received = 0;
     for await (const chunk of opened.stream({ signal })) {
       hash?.update(chunk);
-      await writeAll(handle, chunk);
+      await writeAll(sink, chunk);
       received += chunk.byteLength;
       onBytes?.(chunk.byteLength);
     }
-    handle.close();
-    open = false;
+    await handle.close();
+    closed = true;
     const verified = verifyDownload(file, received, hash?.digest("hex"));
-    await Deno.rename(temp, target);
+    await rename(temp, target);
     renamed = true;
     return { bytes: received, verified };
   } finally {
-    if (open) handle.close();
+    if (!closed) await handle.close();
     if (!renamed) await removeTemporary(temp);
   }
 }
@@ -152,16 +203,23 @@ export async function downloadToFile(
  * @example
  * ```ts
  * import { removeTemporary, temporaryName } from "./file_download.ts";
- * await removeTemporary(temporaryName("/no/such/dir/a.csv")); // nothing to do
+ * import { rejects } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const partial = temporaryName(`${dir}/a.csv`);
+ * await Deno.writeTextFile(partial, "half");
+ * await removeTemporary(partial);
+ * await removeTemporary(partial); // already gone: fine
+ * await Deno.mkdir(partial); // not a file: removing it fails and says which
+ * await rejects(removeTemporary(partial), /could not remove the temporary file .*repo-fs-partial-/);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @throws {Error} naming the file when it exists and cannot be removed
  */
 export async function removeTemporary(path: string): Promise<void> {
   try {
-    await Deno.remove(path);
+    await rm(path, { force: true });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
     throw new Error(`could not remove the temporary file ${path}`, {
       cause: error,
     });

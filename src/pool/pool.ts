@@ -10,18 +10,14 @@
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
-import {
-  type Downloaded,
-  type DownloadToFileOptions,
-  removeTemporary,
-  temporaryName,
-} from "./file_download.ts";
+import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
 import {
   flattenError,
   type FromWorker,
   reviveError,
   type ToWorker,
 } from "./pool_protocol.ts";
+import { type PoolWorker, startWorker } from "./worker_port.ts";
 import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
 import type { FileInfo } from "../base/types.ts";
 
@@ -30,19 +26,32 @@ import type { FileInfo } from "../base/types.ts";
  *
  * @example
  * ```ts
- * import type { PoolOptions } from "./pool.ts";
+ * import { type PoolOptions, RepoFsPool } from "./pool.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
  * const options: PoolOptions = {
- *   workers: 4,
- *   workerUrl: new URL("./range_worker.ts", import.meta.url),
+ *   workers: 2,
+ *   workerUrl: new URL("./range_worker.ts", import.meta.url), // the default, from source
  * };
+ * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), options);
+ * strictEqual(pool.size, 2);
+ * strictEqual(new TextDecoder().decode(await pool.catFile("a.txt")), "hello");
  * ```
  */
 export interface PoolOptions {
-  /** Number of workers; default `navigator.hardwareConcurrency`. */
+  /**
+   * Number of workers; default `navigator.hardwareConcurrency`, or 4
+   * where there is no `navigator` (Node 20).
+   */
   workers?: number;
   /**
-   * Where the worker module is served (browsers, bundles); default the
-   * module's own `range_worker.ts`.
+   * Where the worker module (export `./worker`) is served: give it for
+   * browsers and bundles. A string that is not a URL is, in Node, a file
+   * path. Default: `range_worker.ts` beside this module when it runs from
+   * source, `range_worker.js` when it was compiled to JavaScript (npm).
    */
   workerUrl?: string | URL;
 }
@@ -52,8 +61,19 @@ export interface PoolOptions {
  *
  * @example
  * ```ts
- * import type { RangeRequest } from "./pool.ts";
- * const r: RangeRequest = { path: "climate.zarr/temp/0.0", start: 0, end: 1024 };
+ * import { type RangeRequest, RepoFsPool } from "./pool.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
+ * const requests: RangeRequest[] = [
+ *   { path: "a.txt", start: 0, end: 2 },
+ *   { path: "a.txt", start: -3 },
+ * ];
+ * const parts = await pool.catRanges(requests);
+ * deepStrictEqual(parts.map((p) => new TextDecoder().decode(p)), ["he", "llo"]);
  * ```
  */
 export interface RangeRequest {
@@ -66,7 +86,7 @@ export interface RangeRequest {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: PoolWorker;
   jobs: Set<number>;
   /** The worker's URL asks being answered, by ask number. */
   asks: Map<number, AbortController>;
@@ -96,7 +116,19 @@ type Request =
 
 type Timer = ReturnType<typeof setTimeout>;
 
-const WORKER_URL = new URL("./range_worker.ts", import.meta.url);
+/**
+ * The worker module beside this one: `range_worker.ts` when this module
+ * runs from its TypeScript source (Deno, JSR), `range_worker.js` when it
+ * was compiled to JavaScript (`deno pack`, JSR's npm packages).
+ */
+const WORKER_URL = new URL(
+  new URL(import.meta.url).pathname.endsWith(".ts")
+    ? "./range_worker.ts"
+    : "./range_worker.js",
+  import.meta.url,
+);
+/** Workers where the runtime does not say how many cores there are (Node 20). */
+const FALLBACK_WORKERS = 4;
 /** Failed worker starts in a row after which the pool gives up. */
 const START_ATTEMPTS = 3;
 /** Wait before the first new start after a failed one; it doubles each time. */
@@ -111,9 +143,23 @@ let crash: (pool: RepoFsPool, index: number, reason: string) => void;
  * would; its requests reject with a {@linkcode WorkerCrashedError}.
  *
  * @example
- * ```ts ignore
- * import { crashWorker } from "./pool.ts";
+ * ```ts
+ * import { crashWorker, RepoFsPool } from "./pool.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { WorkerCrashedError } from "../base/errors.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { rejects, strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({ files: { "a.txt": "hello", "b.txt": "world" } });
+ * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
+ * await pool.catFile("a.txt"); // the worker is up
+ * emu.faults.headDelayMs = 60_000; // b.txt's URL takes a minute to come
+ * const read = pool.catFile("b.txt");
  * crashWorker(pool, 0);
+ * await rejects(read, WorkerCrashedError);
+ * emu.faults.headDelayMs = 0;
+ * const again = await pool.catFile("b.txt"); // read by the worker that took its place
+ * strictEqual(new TextDecoder().decode(again), "world");
  * ```
  */
 export function crashWorker(
@@ -135,14 +181,26 @@ export function crashWorker(
  * temporary file of any download it left.
  *
  * @example
- * ```ts ignore
- * import { RepoFs, RepoFsPool } from "../../mod.ts";
- * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
- * await using pool = new RepoFsPool(fs, { workers: 4 });
+ * ```ts
+ * import { RepoFsPool } from "./pool.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({
+ *   files: { "climate.zarr/temp/0.0": "chunk 0", "climate.zarr/temp/0.1": "chunk 1" },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * await using pool = new RepoFsPool(fs, { workers: 2 });
+ * deepStrictEqual(await pool.find("climate.zarr"), [
+ *   "climate.zarr/temp/0.0",
+ *   "climate.zarr/temp/0.1",
+ * ]);
  * const chunks = await pool.catRanges([
  *   { path: "climate.zarr/temp/0.0" },
- *   { path: "climate.zarr/temp/0.1" },
+ *   { path: "climate.zarr/temp/0.1", start: -1 },
  * ]);
+ * deepStrictEqual(chunks.map((c) => new TextDecoder().decode(c)), ["chunk 0", "1"]);
  * ```
  */
 export class RepoFsPool implements AsyncDisposable {
@@ -174,7 +232,8 @@ export class RepoFsPool implements AsyncDisposable {
    * @param options number of workers and where their module is
    */
   constructor(fs: RepoFs, options: PoolOptions = {}) {
-    const size = options.workers ?? navigator.hardwareConcurrency;
+    const size = options.workers ??
+      globalThis.navigator?.hardwareConcurrency ?? FALLBACK_WORKERS;
     if (!Number.isInteger(size) || size < 1) {
       throw new TypeError(`workers must be an integer >= 1, got ${size}`);
     }
@@ -235,18 +294,19 @@ export class RepoFsPool implements AsyncDisposable {
   /**
    * Downloads a file to `target` in a worker: streamed to a temporary name
    * beside it (chosen here, so that this thread can remove it), checked
-   * against the listing (see `src/file_download.ts`), then renamed into
+   * against the listing (see `file_download.ts`), then renamed into
    * place. `target` must be a path the caller has checked is safe to
    * write. Aborting removes the temporary file before the promise rejects,
    * within about a second even when the worker is stuck.
    */
-  downloadToFile(
+  async downloadToFile(
     path: string,
     target: string,
     options: DownloadToFileOptions = {},
   ): Promise<Downloaded> {
+    const { temporaryName } = await import("./file_download.ts");
     const temporary = options.temporary ?? temporaryName(target);
-    return this.#dispatch(
+    return await this.#dispatch(
       { type: "download", path, target, temporary },
       options,
     );
@@ -383,26 +443,20 @@ export class RepoFsPool implements AsyncDisposable {
   }
 
   #post(slot: Slot, message: ToWorker): void {
-    if (!slot.dead) slot.worker.postMessage(message);
+    if (!slot.dead) slot.worker.post(message);
   }
 
   #spawn(): Slot {
-    const worker = new Worker(this.#workerUrl, { type: "module" });
     const slot: Slot = {
-      worker,
+      worker: startWorker(this.#workerUrl, {
+        message: (message) => this.#receive(slot, message),
+        failed: (reason) => this.#lost(slot, reason),
+      }),
       jobs: new Set(),
       asks: new Map(),
       ready: false,
       dead: false,
     };
-    worker.onmessage = (event: MessageEvent<FromWorker>) => {
-      if (!slot.dead) this.#receive(slot, event.data);
-    };
-    worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
-      this.#lost(slot, event.message || "unknown error");
-    };
-    worker.onmessageerror = () => this.#lost(slot, "unreadable message");
     return slot;
   }
 
@@ -477,7 +531,8 @@ export class RepoFsPool implements AsyncDisposable {
     if (job === undefined) return;
     const reason = job.aborted ? job.aborted.reason : error;
     if (job.temporary === undefined) return job.reject(reason);
-    const cleanup = removeTemporary(job.temporary)
+    const cleanup = import("./file_download.ts")
+      .then(({ removeTemporary }) => removeTemporary(job.temporary!))
       .then(() => job.reject(reason), job.reject)
       .finally(() => this.#cleanups.delete(cleanup));
     this.#cleanups.add(cleanup);

@@ -25,7 +25,9 @@ import type { SerializedRepoFs } from "../serialize.ts";
  * @example
  * ```ts
  * import type { ToWorker } from "./pool_protocol.ts";
- * const ask: ToWorker = { type: "cat", job: 1, path: "climate.zarr/.zgroup" };
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const ask: ToWorker = { type: "cat", job: 1, path: "climate.zarr/.zgroup", start: 0, end: 24 };
+ * deepStrictEqual(structuredClone(ask), ask); // plain data: it crosses postMessage whole
  * ```
  */
 export type ToWorker =
@@ -51,7 +53,9 @@ export type ToWorker =
  * @example
  * ```ts
  * import type { FromWorker } from "./pool_protocol.ts";
- * const answer: FromWorker = { type: "resolve", ask: 1, file: { id: 42 } };
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const answer: FromWorker = { type: "resolve", ask: 1, file: { id: 42, format: "original" } };
+ * deepStrictEqual(structuredClone(answer), answer); // plain data: it crosses postMessage whole
  * ```
  */
 export type FromWorker =
@@ -69,8 +73,15 @@ export type FromWorker =
  *
  * @example
  * ```ts
- * import type { PlainError } from "./pool_protocol.ts";
- * const e: PlainError = { name: "NotFoundError", message: "No such file", fields: { path: "a" } };
+ * import { flattenError, type PlainError } from "./pool_protocol.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const plain: PlainError = flattenError(new Error("no listing", { cause: new TypeError("bad JSON") }));
+ * deepStrictEqual(plain, {
+ *   name: "Error",
+ *   message: "no listing",
+ *   fields: {},
+ *   cause: { name: "TypeError", message: "bad JSON", fields: {} },
+ * });
  * ```
  */
 export interface PlainError {
@@ -100,7 +111,13 @@ const CLASSES: Record<string, { prototype: Error }> = {
  * @example
  * ```ts
  * import { flattenError } from "./pool_protocol.ts";
- * flattenError(new RangeError("too far")).name; // "RangeError"
+ * import { RepoHttpError } from "../base/errors.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * strictEqual(flattenError(new RangeError("too far")).name, "RangeError");
+ * const http = flattenError(new RepoHttpError(503, "https://repo.example.org/api/x", "busy"));
+ * strictEqual(http.name, "RepoHttpError");
+ * strictEqual(http.fields.status, 503);
+ * deepStrictEqual(flattenError("not an Error"), { name: "Error", message: "not an Error", fields: {} });
  * ```
  */
 export function flattenError(error: unknown, depth = 0): PlainError {
@@ -133,8 +150,11 @@ export function flattenError(error: unknown, depth = 0): PlainError {
  * ```ts
  * import { flattenError, reviveError } from "./pool_protocol.ts";
  * import { NotFoundError } from "../base/errors.ts";
+ * import { ok, strictEqual } from "node:assert/strict";
  * const e = reviveError(flattenError(new NotFoundError("a/b")));
- * console.log(e instanceof NotFoundError, (e as NotFoundError).path); // true "a/b"
+ * ok(e instanceof NotFoundError);
+ * strictEqual(e.path, "a/b");
+ * strictEqual(e.code, "ENOENT");
  * ```
  */
 export function reviveError(plain: PlainError): Error {
@@ -166,7 +186,11 @@ export function reviveError(plain: PlainError): Error {
  * @example
  * ```ts
  * import { transferables } from "./pool_protocol.ts";
- * transferables(new Uint8Array(8)).length; // 1
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const bytes = new Uint8Array(8);
+ * deepStrictEqual(transferables(bytes), [bytes.buffer]);
+ * deepStrictEqual(transferables(new Uint8Array(new SharedArrayBuffer(8))), []); // shared, not moved
+ * deepStrictEqual(transferables("text"), []);
  * ```
  */
 export function transferables(value: unknown): Transferable[] {

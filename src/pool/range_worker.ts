@@ -5,13 +5,15 @@
  * file. It says `ready` once its module has loaded, so that the pool can
  * tell a worker that cannot start from one that crashed.
  *
+ * It runs as a Web Worker (Deno, Bun, browsers) or a `node:worker_threads`
+ * worker (Node), and imports nothing of `node:` nor touches `Deno` as it
+ * loads: a download job loads the code that writes files, and an array job
+ * the `node:zlib` codecs where there is `node:zlib`.
+ *
  * @module
  */
 
-/// <reference lib="deno.worker" />
-
 import { type ContentKey, DownloadUrls } from "../repo/download_urls.ts";
-import { downloadToFile } from "./file_download.ts";
 import type { ArrayPartReader } from "../zarr/array_part.ts";
 import type { AccessAnswer } from "../repo/repo_api.ts";
 import {
@@ -21,12 +23,14 @@ import {
   type ToWorker,
   transferables,
 } from "./pool_protocol.ts";
+import { connectToPool, type PoolPort } from "./worker_port.ts";
 import { type RepoFs, sharingUrls } from "../repo_fs.ts";
 import { checkSerialized } from "../serialize.ts";
 
 /** Bytes of progress a download gathers before it reports them. */
 const PROGRESS_STEP = 1 << 20;
 
+let pool: PoolPort;
 let fs: RepoFs | undefined;
 const cancels = new Map<number, AbortController>();
 let asks = 0;
@@ -57,7 +61,7 @@ function askMainThread(
 }
 
 function post(message: FromWorker, transfer: Transferable[] = []): void {
-  self.postMessage(message, transfer);
+  pool.post(message, transfer);
 }
 
 async function run(job: number, work: () => Promise<FromWorker>) {
@@ -97,6 +101,7 @@ function download(
     unreported = 0;
   };
   return cancellable(job, async (signal) => {
+    const { downloadToFile } = await import("./file_download.ts");
     const file = await fs!.info(path);
     const result = await downloadToFile(await fs!.open(path), file, target, {
       signal,
@@ -116,19 +121,18 @@ let arrayReader: Promise<ArrayPartReader> | undefined;
 /**
  * zarrita, loaded on the first array part a worker reads. This copy of
  * zarrita is the worker's own, so its gzip and zlib codecs can be swapped
- * for the cheaper `node:zlib` ones.
+ * for the cheaper `node:zlib` ones, where the runtime has `node:zlib`.
  */
 async function loadArrayReader(): Promise<ArrayPartReader> {
   const [{ ArrayPartReader }, { useSyncZlibCodecs }] = await Promise.all([
     import("../zarr/array_part.ts"),
     import("../zarr/zlib_codecs.ts"),
   ]);
-  useSyncZlibCodecs();
+  await useSyncZlibCodecs();
   return new ArrayPartReader(fs!);
 }
 
-self.onmessage = (event: MessageEvent<ToWorker>) => {
-  const message = event.data;
+function receive(message: ToWorker): void {
   switch (message.type) {
     case "init": {
       const urls = new DownloadUrls(askMainThread, Number.MAX_SAFE_INTEGER);
@@ -181,6 +185,9 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
         throw new Error(message.reason);
       });
   }
-};
+}
 
-post({ type: "ready" });
+connectToPool(receive).then((port) => {
+  pool = port;
+  post({ type: "ready" });
+});

@@ -15,6 +15,11 @@ import { exchange, plainFetch, type Transport } from "./request.ts";
 import { isRetriable, type RetryCost, retrying, RetryPolicy } from "./retry.ts";
 import { hideSecret } from "../base/secrets.ts";
 import { deaccessionedError, explainNotFound } from "./unreadable.ts";
+import {
+  fetchHidesRedirects,
+  hiddenRedirectError,
+  isHiddenRedirect,
+} from "./hidden_redirects.ts";
 
 /** Header names as HTTP allows them (RFC 9110 tokens). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -400,6 +405,9 @@ export class RepoApi {
     if (token !== undefined) hideSecret(token);
   }
 
+  /** Whether `fetch` hides redirects: guessed from the runtime, learnt from an opaque answer. */
+  #redirectsHidden = fetchHidesRedirects();
+
   /** Headers of a repository request: the token, under the installation's header name. */
   get headers(): HeadersInit {
     return repositoryHeaders(this.token, this.names.tokenHeader);
@@ -535,19 +543,26 @@ export class RepoApi {
   }
 
   /**
-   * One HEAD to the file-access endpoint, redirects not followed: a redirect
-   * gives the content URL its `Location` names, once
-   * {@linkcode contentUrlProblem} finds nothing wrong with it; a 2xx means
-   * the repository serves the bytes itself.
+   * The content URL of a file: one HEAD to the file-access endpoint,
+   * redirects not followed. A redirect gives the URL its `Location` names,
+   * once {@linkcode contentUrlProblem} finds nothing wrong with it; a 2xx
+   * means the repository serves the bytes itself. Where `fetch` hides
+   * redirects (browsers; see {@linkcode fetchHidesRedirects}) and no token
+   * is set, a one-byte ranged GET follows the redirect instead
+   * (its `response.url` is the content URL); with a token there, a redirect is a
+   * {@linkcode hiddenRedirectError}.
    */
-  head(
+  async head(
     fileId: number,
     signal?: AbortSignal,
     format?: "original",
   ): Promise<AccessAnswer> {
     const url = this.accessUrl(fileId, format);
+    if (this.#redirectsHidden && this.token === undefined) {
+      return await this.#follow(url, signal);
+    }
     const headers = this.headers;
-    return this.#retrying(
+    const answer = await this.#retrying(
       signal,
       () =>
         exchange(
@@ -555,7 +570,8 @@ export class RepoApi {
           url,
           { method: "HEAD", headers },
           signal,
-          async (response) => {
+          async (response): Promise<AccessAnswer | undefined> => {
+            if (isHiddenRedirect(response)) return undefined;
             if (response.status >= 300 && response.status < 400) {
               return {
                 url: this.#redirectTarget(response, url),
@@ -569,6 +585,44 @@ export class RepoApi {
           },
         ),
     );
+    if (answer !== undefined) return answer;
+    if (this.token !== undefined) throw hiddenRedirectError(url);
+    this.#redirectsHidden = true;
+    return await this.#follow(url, signal);
+  }
+
+  /**
+   * The content URL where a redirect cannot be seen: where a one-byte
+   * ranged GET (no token) ends up, checked like a `Location`; the access URL
+   * itself when the repository answers without redirecting (a 416 too: an
+   * empty file, served by the repository).
+   */
+  #follow(url: string, signal?: AbortSignal): Promise<AccessAnswer> {
+    return this.#retrying(
+      signal,
+      () =>
+        exchange(
+          this.transport,
+          url,
+          {
+            headers: { Range: "bytes=0-0" },
+            redirect: "follow",
+          },
+          signal,
+          async (response) => {
+            if (response.redirected) {
+              return {
+                url: this.#checkedTarget(response.url, url),
+                direct: false,
+              };
+            }
+            if (response.ok || response.status === 416) {
+              return { url, direct: true };
+            }
+            throw await failureFor(response, url);
+          },
+        ),
+    );
   }
 
   #redirectTarget(response: Response, url: string): string {
@@ -579,14 +633,19 @@ export class RepoApi {
         url,
       );
     }
-    const problem = contentUrlProblem(location, this.base);
+    return this.#checkedTarget(location, url);
+  }
+
+  /** `target`, unless {@linkcode contentUrlProblem} refuses it. */
+  #checkedTarget(target: string, url: string): string {
+    const problem = contentUrlProblem(target, this.base);
     if (problem !== undefined) {
       throw new RepoProtocolError(
         `the repository redirected to a content URL that is refused: ${problem}`,
         url,
       );
     }
-    return location;
+    return target;
   }
 
   /** A HEAD answer has no body; a GET of the same URL carries the repository's message. */

@@ -142,8 +142,9 @@ export class Deadline {
 }
 
 /**
- * Sends one request (redirects not followed) and hands the response to
- * `consume` while the deadline runs; an unread body is cancelled after.
+ * Sends one request (redirects not followed, unless `init.redirect` says
+ * so) and hands the response to `consume` while the deadline runs; an
+ * unread body is cancelled after.
  *
  * @example
  * ```ts
@@ -168,8 +169,8 @@ export async function exchange<T>(
   let response: Response | undefined;
   try {
     response = await deadline.race(transport.fetch(url, {
-      ...init,
       redirect: "manual",
+      ...init,
       signal: deadline.signal,
     }));
     return await deadline.race(consume(response, deadline));

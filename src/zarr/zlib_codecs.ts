@@ -4,12 +4,12 @@
  * which inflates just as synchronously but costs more CPU per chunk.
  * zarrita's codec registry is global to a thread's copy of zarrita, which
  * on the main thread is the application's too, so only `RepoFsPool`
- * workers, whose zarrita is their own, register these.
+ * workers, whose zarrita is their own, register these. Where there is no
+ * `node:zlib` (a browser), zarrita's own stay.
  *
  * @module
  */
 
-import { gunzipSync, inflateSync } from "node:zlib";
 import { registry, UnsupportedError } from "zarrita";
 
 type Inflate = (bytes: Uint8Array) => Uint8Array;
@@ -40,12 +40,15 @@ function inflatingCodec(name: string, inflate: Inflate) {
  * `numcodecs.*` names of v2 compressors) with the synchronous codecs of
  * this module, in this thread's copy of zarrita. Multi-member gzip is
  * read to the end, as Python's `gzip` module (numcodecs) reads it.
+ * Resolves to `false`, registering nothing, where `node:zlib` cannot be
+ * loaded or is an empty stand-in (as browser bundles make it).
  *
  * @example
  * ```ts
  * import { registry } from "zarrita";
  * import { useSyncZlibCodecs } from "./zlib_codecs.ts";
- * useSyncZlibCodecs();
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(await useSyncZlibCodecs(), true);
  * const Gzip = await registry.get("gzip")!();
  * const bytes = new Uint8Array(
  *   await new Response(
@@ -53,14 +56,25 @@ function inflatingCodec(name: string, inflate: Inflate) {
  *   ).arrayBuffer(),
  * );
  * const codec = Gzip.fromConfig({}, {} as never) as { decode(b: Uint8Array): Uint8Array };
- * new TextDecoder().decode(codec.decode(bytes)); // "hello"
+ * strictEqual(new TextDecoder().decode(codec.decode(bytes)), "hello");
  * ```
  */
-export function useSyncZlibCodecs(): void {
+export async function useSyncZlibCodecs(): Promise<boolean> {
+  let zlib: Partial<typeof import("node:zlib")>;
+  try {
+    zlib = await import("node:zlib");
+  } catch {
+    return false;
+  }
+  const { gunzipSync, inflateSync } = zlib;
+  if (typeof gunzipSync !== "function" || typeof inflateSync !== "function") {
+    return false;
+  }
   const gzip = inflatingCodec("gzip", gunzipSync);
-  const zlib = inflatingCodec("zlib", inflateSync);
+  const deflate = inflatingCodec("zlib", inflateSync);
   for (const prefix of ["", "numcodecs."]) {
     registry.set(`${prefix}gzip`, () => Promise.resolve(gzip));
-    registry.set(`${prefix}zlib`, () => Promise.resolve(zlib));
+    registry.set(`${prefix}zlib`, () => Promise.resolve(deflate));
   }
+  return true;
 }

@@ -1,0 +1,76 @@
+/**
+ * The demo page's view of the dataset's tree: nested lists of directories
+ * (open or closed) and files with their sizes; a directory holding a Zarr
+ * array (`.zarray`) is marked and can be picked.
+ *
+ * @module
+ */
+
+/// <reference lib="dom" />
+
+import type { RepoFs } from "../../mod.ts";
+
+/** Sizes as people read them. */
+function size(bytes: number | null): string {
+  if (bytes === null) return "size unknown";
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * Fills `container` with the tree below `path`. `isArray(dir)` says whether
+ * a directory is a Zarr array; picking one calls `onPick(dir)`.
+ *
+ * @example
+ * ```ts ignore
+ * import { renderTree } from "./tree_view.ts";
+ * await renderTree(fs, document.querySelector("#tree")!, "", (dir) => arrays.has(dir), console.log);
+ * ```
+ *
+ * @param fs the dataset
+ * @param container where the lists go
+ * @param path the directory to show
+ * @param isArray whether a directory is a Zarr array
+ * @param onPick called with an array's path when it is picked
+ */
+export async function renderTree(
+  fs: RepoFs,
+  container: HTMLElement,
+  path: string,
+  isArray: (dir: string) => boolean,
+  onPick: (dir: string) => void,
+): Promise<void> {
+  const list = document.createElement("ul");
+  for (const entry of await fs.ls(path)) {
+    const item = document.createElement("li");
+    const name = entry.name.slice(entry.name.lastIndexOf("/") + 1);
+    if (entry.type === "file") {
+      item.textContent = `${name} `;
+      const small = document.createElement("small");
+      small.textContent = size(entry.size);
+      item.append(small);
+    } else {
+      const details = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = `${name}/`;
+      details.append(summary);
+      if (isArray(entry.name)) {
+        const pick = document.createElement("button");
+        pick.type = "button";
+        pick.textContent = "show";
+        pick.addEventListener("click", () => onPick(entry.name));
+        summary.append(" ", pick);
+      } else details.open = path === "";
+      await renderTree(fs, details, entry.name, isArray, onPick);
+      item.append(details);
+    }
+    list.append(item);
+  }
+  container.append(list);
+}

@@ -1,0 +1,154 @@
+/**
+ * The npm package as Node users get it: `deno pack` builds it, npm installs
+ * it into a new Node project, and a plain `.mjs` file (tests/node/read.mjs)
+ * reads the emulator started here through a pool of 2 workers.
+ */
+
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "../emulator.ts";
+import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
+import { patterned } from "./support.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const READER = fileURLToPath(new URL("./node/read.mjs", import.meta.url));
+
+/** Runs `command`; its stdout, or an error carrying its stderr when it fails. */
+async function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(command, {
+    args,
+    ...options,
+    stdin: "null",
+  }).output();
+  const decoder = new TextDecoder();
+  if (code !== 0) {
+    throw new Error(
+      `${command} ${args.join(" ")} exited with ${code}:\n${
+        decoder.decode(stderr)
+      }`,
+    );
+  }
+  return decoder.decode(stdout);
+}
+
+/** Every file below `dir`, relative to it, sorted. */
+async function filesIn(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (at: string) => {
+    for await (const entry of Deno.readDir(at)) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory) await walk(path);
+      else found.push(relative(dir, path).replaceAll("\\", "/"));
+    }
+  };
+  await walk(dir);
+  return found.sort();
+}
+
+const nodeVersion = await run("node", ["--version"]).catch(() => undefined);
+if (nodeVersion === undefined) {
+  console.warn("SKIPPED tests/node_test.ts: `node` is not on the PATH");
+}
+
+const TEMPERATURE = ramp(Float32Array, 6 * 4, 0.5, -2);
+
+Deno.test({
+  name:
+    "Node: the package deno pack builds reads the tree, a file, a range, a stream and an array through a pool of 2",
+  ignore: nodeVersion === undefined,
+  async fn() {
+    const big = patterned(300_000, 4);
+    await using emu = await startEmulator({
+      files: {
+        "README.md": "# read from Node",
+        "data/big.bin": big,
+        ...await buildZarrStore([{
+          path: "temperature",
+          data: TEMPERATURE,
+          shape: [6, 4],
+          chunks: [2, 3],
+          compressor: "gzip",
+        }], { format: 2, prefix: "climate.zarr" }),
+      },
+    });
+    const temp = await Deno.makeTempDir({ prefix: "repo-fs-node-" });
+    try {
+      const tarball = join(temp, "repo-fs.tgz");
+      await run(Deno.execPath(), ["pack", "--allow-dirty", "-o", tarball], {
+        cwd: REPO,
+        env: { NO_COLOR: "1" },
+      });
+      const project = join(temp, "project");
+      await Deno.mkdir(project);
+      await Deno.writeTextFile(
+        join(project, "package.json"),
+        JSON.stringify({ name: "reader", private: true, type: "module" }),
+      );
+      await run("npm", [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--no-update-notifier",
+        "--prefer-offline",
+        "--loglevel=error",
+        tarball,
+      ], { cwd: project });
+      await Deno.copyFile(READER, join(project, "read.mjs"));
+      const output = await run("node", ["read.mjs"], {
+        cwd: project,
+        env: { REPO_HOST: emu.host, REPO_PID: emu.pid },
+      });
+      const read = JSON.parse(output);
+
+      equal(read.workers, 2);
+      deepStrictEqual(read.tree, [
+        "README.md",
+        "climate.zarr",
+        "climate.zarr/.zgroup",
+        "climate.zarr/temperature",
+        "climate.zarr/temperature/.zarray",
+        ...["0.0", "0.1", "1.0", "1.1", "2.0", "2.1"].map((chunk) =>
+          `climate.zarr/temperature/${chunk}`
+        ),
+        "data",
+        "data/big.bin",
+      ]);
+      equal(read.file, "# read from Node");
+      equal(read.range, "read ");
+      deepStrictEqual(read.streamed, { bytes: big.byteLength, sum: sum(big) });
+      deepStrictEqual(read.array, { shape: [6, 4], data: [...TEMPERATURE] });
+      ok(
+        read.worker.endsWith(
+          "/node_modules/@x/repo-fs/src/pool/range_worker.js",
+        ),
+        `the ./worker export is the compiled worker: ${read.worker}`,
+      );
+
+      const shipped = await filesIn(join(project, "node_modules/@x/repo-fs"));
+      deepStrictEqual(
+        shipped.filter((file) =>
+          !/\.(js|d\.ts)$/.test(file) && file !== "package.json" &&
+          file !== "README.md"
+        ),
+        [],
+        "only compiled modules, their types, package.json and the README",
+      );
+      ok(shipped.includes("src/pool/range_worker.js"));
+      ok(shipped.includes("src/zarr/zlib_codecs.js"));
+    } finally {
+      await Deno.remove(temp, { recursive: true });
+    }
+  },
+});
+
+/** A checksum the `.mjs` computes the same way: the sum of the bytes, mod 2^32. */
+function sum(bytes: Uint8Array): number {
+  let total = 0;
+  for (const byte of bytes) total = (total + byte) >>> 0;
+  return total;
+}
