@@ -1,9 +1,9 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorFaults } from "../emulator.ts";
-import { patterned } from "./support.ts";
+import { filesBelow, patterned } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(REPO, "cli.ts");
@@ -47,22 +47,6 @@ function spawnCli(args: string[]): {
       await collect();
     },
   };
-}
-
-/** Every file below `dir`, as relative paths with `/`. */
-async function filesBelow(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (at: string) => {
-    for await (const entry of Deno.readDir(at)) {
-      const full = join(at, entry.name);
-      if (entry.isDirectory) await walk(full);
-      else found.push(relative(dir, full).replaceAll("\\", "/"));
-    }
-  };
-  await walk(dir).catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
-  return found.sort();
 }
 
 /** Resolves once `check` is true, checking every 10 ms. */

@@ -1,11 +1,12 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorOptions } from "../emulator.ts";
 import { temporaryName } from "../src/pool/file_download.ts";
 import { progressLine } from "../src/cli/progress.ts";
+import { filesBelow } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(REPO, "cli.ts");
@@ -90,21 +91,6 @@ function bytesOf(n: number, seed: number): Uint8Array {
     bytes[i] = x >>> 24;
   }
   return bytes;
-}
-
-/** Every file below `dir` (symlinks left out), as relative paths with `/`. */
-async function filesBelow(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (at: string) => {
-    for await (const entry of Deno.readDir(at)) {
-      const full = join(at, entry.name);
-      if (entry.isSymlink) continue;
-      if (entry.isDirectory) await walk(full);
-      else found.push(relative(dir, full).replaceAll("\\", "/"));
-    }
-  };
-  await walk(dir);
-  return found.sort();
 }
 
 const SAMPLE: Record<string, string | Uint8Array> = {

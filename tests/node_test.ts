@@ -5,11 +5,11 @@
  */
 
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
-import { patterned } from "./support.ts";
+import { filesBelow, patterned } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const READER = fileURLToPath(new URL("./node/read.mjs", import.meta.url));
@@ -34,20 +34,6 @@ async function run(
     );
   }
   return decoder.decode(stdout);
-}
-
-/** Every file below `dir`, relative to it, sorted. */
-async function filesIn(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (at: string) => {
-    for await (const entry of Deno.readDir(at)) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory) await walk(path);
-      else found.push(relative(dir, path).replaceAll("\\", "/"));
-    }
-  };
-  await walk(dir);
-  return found.sort();
 }
 
 const nodeVersion = await run("node", ["--version"]).catch(() => undefined);
@@ -129,7 +115,9 @@ Deno.test({
         `the ./worker export is the compiled worker: ${read.worker}`,
       );
 
-      const shipped = await filesIn(join(project, "node_modules/@x/repo-fs"));
+      const shipped = await filesBelow(
+        join(project, "node_modules/@x/repo-fs"),
+      );
       deepStrictEqual(
         shipped.filter((file) =>
           !/\.(js|d\.ts)$/.test(file) && file !== "package.json" &&

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { join, relative } from "node:path";
 import type { Logger } from "../mod.ts";
 
 /** A logger that keeps what it is told, for assertions. */
@@ -48,4 +49,24 @@ export async function bounded<T>(
 /** The MD5 of `text`, as listings give it. */
 export function md5(text: string): string {
   return createHash("md5").update(text).digest("hex");
+}
+
+/**
+ * Every file below `dir` (symlinks left out), as relative paths with `/`,
+ * sorted; `[]` when `dir` does not exist.
+ */
+export async function filesBelow(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (at: string) => {
+    for await (const entry of Deno.readDir(at)) {
+      const full = join(at, entry.name);
+      if (entry.isSymlink) continue;
+      if (entry.isDirectory) await walk(full);
+      else found.push(relative(dir, full).replaceAll("\\", "/"));
+    }
+  };
+  await walk(dir).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  return found.sort();
 }
