@@ -16,6 +16,7 @@ import { normalizePath } from "./tree/paths.ts";
 import { normalizePid } from "./repo/pid.ts";
 import { RepoApi } from "./repo/repo_api.ts";
 import { RetryPolicy } from "./repo/retry.ts";
+import { UrlCacheFile } from "./repo/url_cache_file.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
 import {
   checkSerialized,
@@ -222,6 +223,7 @@ export class RepoFs {
       version = ":latest",
       timeoutMs = DEFAULT_TIMEOUT_MS,
       tabular = "archival",
+      urlCacheDir,
     } = options ?? {};
     const normalPid = normalizePid(pid);
     positiveInteger("headConcurrency", headConcurrency);
@@ -264,10 +266,14 @@ export class RepoFs {
     this.#lister = new FileLister(this.#api, this.#logger);
     const shared = (options as { [SHARED_URLS]?: UrlResolver })[SHARED_URLS];
     if (shared === undefined) {
+      const scope = { repository: this.#api.base, pid: normalPid, version };
       this.#cache = new DownloadUrls(
         (file, _stale, signal) => this.#api.head(file.id, signal, file.format),
         headConcurrency,
         this.#logger,
+        urlCacheDir === undefined
+          ? undefined
+          : new UrlCacheFile(urlCacheDir, scope, this.#logger),
       );
     }
     this.#urls = shared ?? this.#cache!;

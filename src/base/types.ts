@@ -167,4 +167,12 @@ export interface RepoFsOptions {
   retry?: RetryOptions;
   /** How ingested tabular files appear; default `"archival"`. */
   tabular?: TabularView;
+  /**
+   * A directory where resolved content URLs are kept (one file per
+   * repository, dataset and version, mode 0600: the URLs are credentials
+   * while they last), so that later processes reuse them until they near
+   * expiry instead of sending a HEAD each. Created (mode 0700) if missing.
+   * Not for browsers: there it is a `TypeError`.
+   */
+  urlCacheDir?: string;
 }

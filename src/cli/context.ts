@@ -1,7 +1,8 @@
 /**
  * What every command gets: the parsed command line, the output, and the
  * dataset built from the global options (host, pid, token and its header,
- * collections path, version, HEAD limit, request timeout, logger).
+ * collections path, version, HEAD limit, request timeout, URL cache
+ * directory, logger).
  *
  * @module
  */
@@ -145,6 +146,7 @@ export class Context {
     const tabular = stringOption(this.line, "tabular") as
       | TabularView
       | undefined;
+    const urlCacheDir = stringOption(this.line, "url-cache-dir");
     const token = await this.token();
     try {
       return new RepoFs({
@@ -157,6 +159,7 @@ export class Context {
         ...(retries === undefined ? {} : { retry: { retries } }),
         ...(version === undefined ? {} : { version }),
         ...(tabular === undefined ? {} : { tabular }),
+        ...(urlCacheDir === undefined ? {} : { urlCacheDir }),
         ...(this.verbose ? { logger: this.out.logger() } : {}),
       });
     } catch (error) {

@@ -126,6 +126,12 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     description:
       "ingested tabular files as listed (archival, default) or as uploaded (original)",
   },
+  "url-cache-dir": {
+    type: "string",
+    value: "DIR",
+    description:
+      "keep resolved content URLs in DIR (private files) for later runs until they expire",
+  },
   json: { type: "boolean", description: "machine-readable JSON on stdout" },
   verbose: {
     type: "boolean",
@@ -362,7 +368,8 @@ export function helpText(command?: CommandSpec): string {
     "",
     "Global options: --host H --pid P --token-file F --token-header H",
     "  --collections-path P --head-concurrency N",
-    "  --timeout-ms N --retries N --dataset-version V --tabular T --json --verbose",
+    "  --timeout-ms N --retries N --dataset-version V --tabular T",
+    "  --url-cache-dir DIR --json --verbose",
     "  (see repo-fs --help)",
     "",
   ].join("\n");

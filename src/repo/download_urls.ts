@@ -1,7 +1,8 @@
 /**
  * The download URL cache: one HEAD per file id, at most `headConcurrency`
- * HEADs in flight, concurrent asks for one id sharing one HEAD, and URLs
- * re-resolved shortly before their signature runs out.
+ * HEADs in flight, concurrent asks for one id sharing one HEAD, URLs
+ * re-resolved shortly before their signature runs out, and optionally a
+ * {@linkcode UrlStore} that keeps them for later processes.
  *
  * @module
  */
@@ -111,6 +112,48 @@ export type UrlLookup = (
   signal: AbortSignal,
 ) => Promise<AccessAnswer>;
 
+/**
+ * A cached URL and what it is the URL of.
+ *
+ * @example
+ * ```ts
+ * import type { StoredUrl } from "./download_urls.ts";
+ * const entry: StoredUrl = {
+ *   file: { id: 7 },
+ *   url: { url: "https://repo.example/api/access/datafile/7", direct: true, resolvedAt: Date.now(), expiresAt: Infinity },
+ * };
+ * ```
+ */
+export interface StoredUrl {
+  /** The file (and format) the URL serves. */
+  file: ContentKey;
+  /** The URL, when it was resolved and when it runs out. */
+  url: ResolvedUrl;
+}
+
+/**
+ * Where resolved URLs outlive the process: {@linkcode DownloadUrls} reads
+ * it once, before its first lookup, and hands it every URL it resolves.
+ * `read` never rejects; a store that cannot be read reads as empty.
+ *
+ * @example
+ * ```ts
+ * import { DownloadUrls, type StoredUrl, type UrlStore } from "./download_urls.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const kept: StoredUrl[] = [];
+ * const store: UrlStore = { read: () => Promise.resolve([]), add: (entry) => void kept.push(entry) };
+ * const urls = new DownloadUrls(({ id }) => Promise.resolve({ url: `https://s3.example/${id}`, direct: false }), 3, undefined, store);
+ * await urls.resolve({ id: 7 });
+ * strictEqual(kept[0].url.url, "https://s3.example/7");
+ * ```
+ */
+export interface UrlStore {
+  /** The URLs stored earlier, none of them near expiry. */
+  read(): Promise<StoredUrl[]>;
+  /** Keeps a URL just resolved. */
+  add(entry: StoredUrl): void;
+}
+
 /** A lookup in flight and how many askers that may withdraw still wait. */
 interface Pending {
   promise: Promise<ResolvedUrl>;
@@ -141,20 +184,23 @@ interface Pending {
  * ```
  */
 export class DownloadUrls implements UrlResolver {
-  readonly #cache = new Map<string, CachedEntry>();
+  readonly #cache = new Map<string, StoredUrl>();
   readonly #pending = new Map<string, Pending>();
   readonly #lookups: Semaphore;
+  #storeRead?: Promise<void>;
 
   /**
    * Makes an empty cache.
    * @param lookup where missing URLs come from
    * @param concurrency most lookups in flight
    * @param logger receives one debug line per lookup
+   * @param store where URLs are kept for later processes, read before the first lookup
    */
   constructor(
     readonly lookup: UrlLookup,
     concurrency: number,
     readonly logger?: Logger,
+    readonly store?: UrlStore,
   ) {
     this.#lookups = new Semaphore(concurrency);
   }
@@ -182,10 +228,8 @@ export class DownloadUrls implements UrlResolver {
   ): Promise<ResolvedUrl> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const key = cacheKey(file);
-    const known = this.#cache.get(key)?.url;
-    if (known && known.url !== stale && !isStale(known)) {
-      return Promise.resolve(known);
-    }
+    const known = this.#usable(key, stale);
+    if (known) return Promise.resolve(known);
     let pending = this.#pending.get(key);
     if (pending === undefined) {
       const controller = new AbortController();
@@ -235,6 +279,23 @@ export class DownloadUrls implements UrlResolver {
     });
   }
 
+  /** The cached URL under `key` unless it is `stale` or near expiry. */
+  #usable(key: string, stale: string | undefined): ResolvedUrl | undefined {
+    const known = this.#cache.get(key)?.url;
+    return known && known.url !== stale && !isStale(known) ? known : undefined;
+  }
+
+  /** Adds the store's URLs, keeping whichever of two runs out later. */
+  async #readStore(store: UrlStore): Promise<void> {
+    for (const entry of await store.read()) {
+      const key = cacheKey(entry.file);
+      const known = this.#cache.get(key)?.url;
+      if (!known || known.expiresAt < entry.url.expiresAt) {
+        this.#cache.set(key, entry);
+      }
+    }
+  }
+
   #forget(key: string, pending: Pending): void {
     if (this.#pending.get(key) === pending) this.#pending.delete(key);
   }
@@ -244,6 +305,12 @@ export class DownloadUrls implements UrlResolver {
     stale: string | undefined,
     signal: AbortSignal,
   ): Promise<ResolvedUrl> {
+    const key = cacheKey(file);
+    if (this.store) {
+      await (this.#storeRead ??= this.#readStore(this.store));
+      const known = this.#usable(key, stale);
+      if (known) return known;
+    }
     const started = performance.now();
     const { value, waitedMs } = await this.#lookups.run(
       () => this.lookup(file, stale, signal),
@@ -251,20 +318,15 @@ export class DownloadUrls implements UrlResolver {
     );
     const total = performance.now() - started;
     this.logger?.debug(
-      `HEAD file ${cacheKey(file)}: waited ${
-        waitedMs.toFixed(1)
-      } ms for the semaphore, ${total.toFixed(1)} ms in total`,
+      `HEAD file ${key}: waited ${waitedMs.toFixed(1)} ms for the semaphore, ${
+        total.toFixed(1)
+      } ms in total`,
     );
     const url = resolved(value, Date.now());
-    this.#cache.set(cacheKey(file), { file, url });
+    this.#cache.set(key, { file, url });
+    this.store?.add({ file, url });
     return url;
   }
-}
-
-/** A cached URL and what it is the URL of. */
-interface CachedEntry {
-  file: ContentKey;
-  url: ResolvedUrl;
 }
 
 /** Just the id and format of `file`, which may be a larger object. */
@@ -282,6 +344,21 @@ function resolved(answer: AccessAnswer, resolvedAt: number): ResolvedUrl {
   return { ...answer, resolvedAt, expiresAt };
 }
 
-function isStale(entry: ResolvedUrl): boolean {
+/**
+ * Whether a URL is too close to its expiry to be handed out: within the
+ * last tenth of the lifetime it had when it was resolved (at most 30 s).
+ *
+ * @example
+ * ```ts
+ * import { isStale } from "./download_urls.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const hour = 3_600_000;
+ * const now = Date.now();
+ * strictEqual(isStale({ url: "u", direct: false, resolvedAt: now, expiresAt: now + hour }), false);
+ * // 10 s left of an hour: stale, though 10 s would be a long life for a URL resolved just now
+ * strictEqual(isStale({ url: "u", direct: false, resolvedAt: now - hour + 10_000, expiresAt: now + 10_000 }), true);
+ * ```
+ */
+export function isStale(entry: ResolvedUrl): boolean {
   return isNearExpiry(entry.expiresAt, entry.expiresAt - entry.resolvedAt);
 }

@@ -1,0 +1,380 @@
+/**
+ * Resolved content URLs on disk, for the processes that read one version of
+ * one dataset of one repository: the file behind the `urlCacheDir` option.
+ *
+ * The URLs are pre-signed credentials for their lifetime (some were resolved
+ * with a token), so the file is private (mode 0600, its directory created
+ * 0700) and a file others may read or write is not trusted. It holds no
+ * token: a URL that contains one is not kept. Writes are atomic (a private
+ * temporary file renamed over the old one) and merge with what other
+ * processes wrote meanwhile, so concurrent writers leave a whole file; an
+ * entry one of them added may be lost, which costs one HEAD later.
+ *
+ * Writing is synchronous because the last write happens as the process
+ * exits, `Deno.exit` included, where nothing asynchronous runs; it happens
+ * a second after new URLs arrive (on a timer that does not keep the process
+ * alive) and at exit, so a run writes the file a few times, not per URL.
+ *
+ * @module
+ */
+
+import type { StoredUrl, UrlStore } from "./download_urls.ts";
+import { isStale } from "./download_urls.ts";
+import { urlExpiry } from "./signed_url.ts";
+import { redact } from "../base/secrets.ts";
+import type { Logger } from "../base/types.ts";
+
+/** The format tag of the file. */
+const FORMAT = "repo-fs-url-cache/1";
+/** How long new URLs wait to be written with the ones that follow them. */
+const WRITE_DELAY_MS = 1_000;
+
+/**
+ * Whose URLs a cache file holds: its name is a hash of these.
+ *
+ * @example
+ * ```ts
+ * import type { UrlCacheScope } from "./url_cache_file.ts";
+ * const scope: UrlCacheScope = { repository: "https://repo.example.org/api", pid: "doi:10.5072/FK2/ABC", version: ":latest" };
+ * ```
+ */
+export interface UrlCacheScope {
+  /** The repository's API base, `https://repo.example.org/api`. */
+  repository: string;
+  /** The dataset's persistent id in normal form. */
+  pid: string;
+  /** The dataset version. */
+  version: string;
+}
+
+/** One entry as the file holds it. */
+interface FileEntry {
+  id: number;
+  format?: "original";
+  url: string;
+  direct: boolean;
+  resolvedAt: number;
+}
+
+/** The file's content. */
+interface CacheDocument extends UrlCacheScope {
+  format: typeof FORMAT;
+  urls: FileEntry[];
+}
+
+/** The `node:` modules the file needs, loaded at first use. */
+interface Io {
+  fs: typeof import("node:fs");
+  path: typeof import("node:path");
+  crypto: typeof import("node:crypto");
+  windows: boolean;
+}
+
+/**
+ * The URL cache file of one scope in directory `dir`. Nothing is read or
+ * written before {@linkcode UrlCacheFile.read}; URLs handed to
+ * {@linkcode UrlCacheFile.add} are written a second later, by
+ * {@linkcode UrlCacheFile.flush}, or when the process exits.
+ *
+ * @example
+ * ```ts
+ * import { UrlCacheFile } from "./url_cache_file.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const scope = { repository: "https://repo.example.org/api", pid: "doi:10.5072/FK2/ABC", version: ":latest" };
+ * const signed = (at: Date, seconds: number) =>
+ *   `https://s3.example/b/7?X-Amz-Date=${at.toISOString().replace(/[-:]|\.\d+/g, "")}&X-Amz-Expires=${seconds}`;
+ * const now = Date.now();
+ *
+ * const first = new UrlCacheFile(dir, scope);
+ * deepStrictEqual(await first.read(), []); // no file yet
+ * first.add({ file: { id: 7 }, url: { url: signed(new Date(now), 3600), direct: false, resolvedAt: now, expiresAt: now + 3_600_000 } });
+ * const old = now - 3_590_000; // signed 10 s short of an hour ago: near expiry
+ * first.add({ file: { id: 8 }, url: { url: signed(new Date(old), 3600), direct: false, resolvedAt: old, expiresAt: old + 3_600_000 } });
+ * first.flush();
+ * strictEqual((await Deno.stat(first.path!)).mode! & 0o777, 0o600);
+ *
+ * const later = await new UrlCacheFile(dir, scope).read(); // as the next process sees it
+ * deepStrictEqual(later.map(({ file }) => file.id), [7]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class UrlCacheFile implements UrlStore {
+  /** The file's path, known once {@linkcode UrlCacheFile.read} resolved. */
+  path?: string;
+  readonly #dir: string;
+  readonly #scope: UrlCacheScope;
+  readonly #logger?: Logger;
+  readonly #unwritten = new Map<string, StoredUrl>();
+  readonly #warned = new Set<string>();
+  #io?: Io;
+  #timer?: ReturnType<typeof setTimeout>;
+  #stopWatchingExit?: () => void;
+
+  /**
+   * Checks the directory option; touches nothing on disk.
+   * @param dir the directory, created with mode 0700 at the first write if missing
+   * @param scope whose URLs these are
+   * @param logger receives a warning for a file that cannot be used or written
+   * @throws {TypeError} when `dir` is not a non-empty string, or this runtime has no file system
+   */
+  constructor(dir: string, scope: UrlCacheScope, logger?: Logger) {
+    if (typeof dir !== "string" || dir === "") {
+      throw new TypeError(
+        `urlCacheDir must be a non-empty string, got ${JSON.stringify(dir)}`,
+      );
+    }
+    if (!hasFileSystem()) {
+      throw new TypeError(
+        "urlCacheDir needs a file system (Deno, Node or Bun); this runtime has none",
+      );
+    }
+    this.#dir = dir;
+    this.#scope = scope;
+    this.#logger = logger;
+  }
+
+  /**
+   * The URLs in the file that are not near expiry. A missing file reads as
+   * empty; a corrupt, foreign or unreadable one as empty too, with a warning.
+   */
+  async read(): Promise<StoredUrl[]> {
+    try {
+      const io = await loadIo();
+      this.path = io.path.resolve(this.#dir, fileName(io.crypto, this.#scope));
+      this.#io = io;
+      return this.#readFile();
+    } catch (error) {
+      this.#warn(`Cannot use the URL cache in ${this.#dir}: ${message(error)}`);
+      return [];
+    }
+  }
+
+  /**
+   * Keeps `entry` to be written. URLs whose expiry cannot be read from
+   * them (and that are not the repository's own) and URLs that contain the
+   * token are not kept.
+   * @throws {Error} before {@linkcode UrlCacheFile.read} has resolved
+   */
+  add(entry: StoredUrl): void {
+    if (this.#io === undefined) {
+      throw new Error("UrlCacheFile.add called before read()");
+    }
+    const { url, direct, expiresAt } = entry.url;
+    if ((!direct && expiresAt === Infinity) || redact(url) !== url) return;
+    this.#unwritten.set(entryKey(entry), entry);
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => this.flush(), WRITE_DELAY_MS);
+      unrefTimer(this.#timer);
+    }
+    this.#stopWatchingExit ??= onProcessExit(() => this.flush());
+  }
+
+  /**
+   * Writes the URLs added since the last write, merged with the file as it
+   * is now (of two entries for one file, the one that runs out later wins;
+   * entries near expiry are dropped). A failure is a warning.
+   */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#stopWatchingExit?.();
+    this.#stopWatchingExit = undefined;
+    if (this.#unwritten.size === 0) return;
+    const mine = [...this.#unwritten.values()];
+    this.#unwritten.clear();
+    const { fs, crypto } = this.#io!;
+    const path = this.path!;
+    const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+    try {
+      fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+      const merged = new Map<string, StoredUrl>();
+      for (const entry of [...this.#readFile(), ...mine]) {
+        const key = entryKey(entry);
+        const other = merged.get(key)?.url;
+        if (!other || runsOutLater(entry, other)) merged.set(key, entry);
+      }
+      const document: CacheDocument = {
+        format: FORMAT,
+        ...this.#scope,
+        urls: [...merged.values()].filter(usable).map(fileEntry),
+      };
+      fs.writeFileSync(temporary, JSON.stringify(document), {
+        mode: 0o600,
+        flag: "wx",
+      });
+      fs.renameSync(temporary, path);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
+      this.#warn(`Cannot write the URL cache file ${path}: ${message(error)}`);
+    }
+  }
+
+  /** The file's usable entries; `[]` with a warning when it cannot be used. */
+  #readFile(): StoredUrl[] {
+    const { fs } = this.#io!;
+    const path = this.path!;
+    let text: string;
+    try {
+      const fd = fs.openSync(path, "r");
+      try {
+        const { mode } = fs.fstatSync(fd);
+        if (!this.#io!.windows && (mode & 0o077) !== 0) {
+          throw new Error(
+            `its mode is ${
+              (mode & 0o777).toString(8)
+            }, so others may read or change it`,
+          );
+        }
+        text = fs.readFileSync(fd, "utf8");
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") {
+        this.#warn(`Ignoring the URL cache file ${path}: ${message(error)}`);
+      }
+      return [];
+    }
+    try {
+      return parseDocument(text, this.#scope).filter(usable);
+    } catch (error) {
+      this.#warn(`Ignoring the URL cache file ${path}: ${message(error)}`);
+      return [];
+    }
+  }
+
+  #warn(text: string): void {
+    if (this.#warned.has(text)) return;
+    this.#warned.add(text);
+    this.#logger?.warn(text);
+  }
+}
+
+/** The entries of a cache file's text; throws saying what is wrong with it. */
+function parseDocument(text: string, scope: UrlCacheScope): StoredUrl[] {
+  let document: Partial<CacheDocument> | null;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    throw new Error("it is not JSON");
+  }
+  if (document?.format !== FORMAT) {
+    throw new Error(
+      `its format is ${JSON.stringify(document?.format)}, not "${FORMAT}"`,
+    );
+  }
+  for (const field of ["repository", "pid", "version"] as const) {
+    if (document[field] !== scope[field]) {
+      throw new Error(
+        `it is for ${field} ${JSON.stringify(document[field])}, not ${
+          JSON.stringify(scope[field])
+        }`,
+      );
+    }
+  }
+  if (!Array.isArray(document.urls)) throw new Error("it has no urls list");
+  return document.urls.map((entry, index) => {
+    const stored = storedUrl(entry);
+    if (stored === undefined) {
+      throw new Error(`its entry ${index} is malformed`);
+    }
+    return stored;
+  });
+}
+
+/** A file entry as the cache holds it; `undefined` if it is malformed. */
+function storedUrl(entry: Partial<FileEntry>): StoredUrl | undefined {
+  const { id, format, url, direct, resolvedAt } = entry ?? {};
+  if (
+    !Number.isSafeInteger(id) ||
+    (format !== undefined && format !== "original") ||
+    typeof url !== "string" || typeof direct !== "boolean" ||
+    !Number.isFinite(resolvedAt)
+  ) {
+    return undefined;
+  }
+  const expiresAt = direct ? Infinity : urlExpiry(url);
+  if (expiresAt === Infinity && !direct) return undefined;
+  return {
+    file: format === undefined ? { id: id! } : { id: id!, format },
+    url: { url, direct, resolvedAt: resolvedAt!, expiresAt },
+  };
+}
+
+/** Not near expiry, and resolved in the past (a clock set back tells nothing). */
+function usable({ url }: StoredUrl): boolean {
+  return url.resolvedAt <= Date.now() && !isStale(url);
+}
+
+function fileEntry({ file, url }: StoredUrl): FileEntry {
+  const { url: href, direct, resolvedAt } = url;
+  return { ...file, url: href, direct, resolvedAt };
+}
+
+function entryKey({ file }: StoredUrl): string {
+  return `${file.id}/${file.format ?? ""}`;
+}
+
+function runsOutLater(entry: StoredUrl, other: StoredUrl["url"]): boolean {
+  const { expiresAt, resolvedAt } = entry.url;
+  return expiresAt > other.expiresAt ||
+    (expiresAt === other.expiresAt && resolvedAt > other.resolvedAt);
+}
+
+/** `urls-<hash>.json`: the hash keeps the name short and free of odd characters. */
+function fileName(crypto: Io["crypto"], scope: UrlCacheScope): string {
+  const { repository, pid, version } = scope;
+  const hash = crypto.createHash("sha256")
+    .update(JSON.stringify([repository, pid, version]))
+    .digest("hex");
+  return `urls-${hash.slice(0, 32)}.json`;
+}
+
+async function loadIo(): Promise<Io> {
+  const [fs, path, crypto, os] = await Promise.all([
+    import("node:fs"),
+    import("node:path"),
+    import("node:crypto"),
+    import("node:os"),
+  ]);
+  return { fs, path, crypto, windows: os.platform() === "win32" };
+}
+
+/** The `process` global of Node and Bun, as far as it is used here. */
+interface NodeProcess {
+  versions?: { node?: string };
+  once(event: "exit", listener: () => void): void;
+  off(event: "exit", listener: () => void): void;
+}
+
+function hasFileSystem(): boolean {
+  return "Deno" in globalThis ||
+    typeof (globalThis as { process?: NodeProcess }).process?.versions?.node ===
+      "string";
+}
+
+/**
+ * Runs `listener` as the process exits, `Deno.exit` and a natural end
+ * alike (Deno's `unload`; Node's and Bun's `exit`); returns how to stop.
+ */
+function onProcessExit(listener: () => void): () => void {
+  if ("Deno" in globalThis) {
+    addEventListener("unload", listener);
+    return () => removeEventListener("unload", listener);
+  }
+  const node = (globalThis as { process?: NodeProcess }).process!;
+  node.once("exit", listener);
+  return () => node.off("exit", listener);
+}
+
+/** Lets the process end while `timer` is pending. */
+function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
+  const deno = (globalThis as { Deno?: typeof Deno }).Deno;
+  if (deno) deno.unrefTimer(timer);
+  else (timer as unknown as { unref(): void }).unref();
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

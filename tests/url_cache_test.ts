@@ -1,0 +1,326 @@
+import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "../emulator.ts";
+import type { EmulatorOptions } from "../emulator.ts";
+import { RepoFs } from "../mod.ts";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(REPO, "cli.ts");
+const CACHE_MODULE = new URL("../src/repo/url_cache_file.ts", import.meta.url)
+  .href;
+const FORMAT = "repo-fs-url-cache/1";
+const decoder = new TextDecoder();
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface CacheFile {
+  format: string;
+  urls: { id: number; url: string; direct: boolean; resolvedAt: number }[];
+}
+
+/** `deno run` of the command line: a process of its own, as a user's next run would be. */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "-A", CLI, ...args],
+    cwd: REPO,
+    env: { REPO_API_TOKEN: "", NO_COLOR: "1", ...env },
+    stdin: "null",
+  }).output();
+  return {
+    code,
+    stdout: decoder.decode(stdout),
+    stderr: decoder.decode(stderr),
+  };
+}
+
+/** An emulator, a temp dir, and `cli(...)` with the dataset and `--url-cache-dir` filled in. */
+async function setup(options: EmulatorOptions) {
+  const emu = await startEmulator(options);
+  const tmp = await Deno.realPath(await Deno.makeTempDir());
+  const cacheDir = join(tmp, "cache", "urls");
+  return {
+    emu,
+    tmp,
+    cacheDir,
+    run: (args: string[], env?: Record<string, string>) =>
+      cli([
+        "--host",
+        emu.host,
+        "--pid",
+        emu.pid,
+        "--url-cache-dir",
+        cacheDir,
+        ...args,
+      ], env),
+    /** The one cache file in the directory. */
+    async cacheFile(): Promise<string> {
+      const names = [];
+      for await (const entry of Deno.readDir(cacheDir)) names.push(entry.name);
+      equal(names.length, 1, `files in the cache dir: ${names}`);
+      return join(cacheDir, names[0]);
+    },
+    async [Symbol.asyncDispose]() {
+      await emu.close();
+      await Deno.remove(tmp, { recursive: true });
+    },
+  };
+}
+
+function succeeded(run: Run, stdout?: string): void {
+  equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
+  if (stdout !== undefined) equal(run.stdout, stdout);
+}
+
+async function modeOf(path: string): Promise<number> {
+  return (await Deno.stat(path)).mode! & 0o777;
+}
+
+/** A URL's `X-Amz-Date` set to `at`: what the store signed then would carry. */
+function signedAt(url: string, at: number): string {
+  const changed = new URL(url);
+  const stamp = new Date(at).toISOString().replace(/[-:]|\.\d+/g, "");
+  changed.searchParams.set("X-Amz-Date", stamp);
+  return changed.href;
+}
+
+Deno.test("a second process with the same urlCacheDir sends no HEAD for a URL the first resolved", async () => {
+  const token = `tok-${crypto.randomUUID()}`;
+  await using t = await setup({
+    token,
+    files: {
+      "open.txt": "open data",
+      "mine.txt": {
+        content: "granted",
+        restricted: true,
+        grantedToTokenHolder: true,
+      },
+    },
+    versions: { "1.0": { "open.txt": "open data, 1.0" } },
+  });
+  const env = { REPO_API_TOKEN: token };
+  succeeded(await t.run(["cat", "open.txt"], env), "open data");
+  succeeded(await t.run(["cat", "mine.txt"], env), "granted");
+  equal(t.emu.counters.heads, 2);
+
+  succeeded(await t.run(["cat", "open.txt"], env), "open data");
+  succeeded(await t.run(["cat", "mine.txt"], env), "granted");
+  equal(t.emu.counters.heads, 2); // both URLs came from the file
+  equal(t.emu.counters.storeGets, 4);
+
+  const path = await t.cacheFile();
+  equal(await modeOf(path), 0o600);
+  equal(await modeOf(t.cacheDir), 0o700);
+  equal(await modeOf(join(t.tmp, "cache")), 0o700);
+  const text = await Deno.readTextFile(path);
+  ok(!text.includes(token), "the token is not in the cache file");
+  const file: CacheFile = JSON.parse(text);
+  equal(file.format, FORMAT);
+  deepStrictEqual(
+    file.urls.map(({ id }) => id).sort(),
+    [t.emu.fileId("mine.txt"), t.emu.fileId("open.txt")].sort(),
+  );
+
+  succeeded(
+    await t.run(["--dataset-version", "1.0", "cat", "open.txt"], env),
+    "open data, 1.0",
+  );
+  let files = 0;
+  for await (const _ of Deno.readDir(t.cacheDir)) files++;
+  equal(files, 2); // one file per version
+});
+
+Deno.test("two processes writing the cache at once leave it readable", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const scope = {
+    repository: "https://repo.example.org/api",
+    pid: "doi:10.5072/FK2/ABC",
+    version: ":latest",
+  };
+  const writer = (first: number) => `
+    const { UrlCacheFile } = await import(${JSON.stringify(CACHE_MODULE)});
+    const warn = (msg) => console.error(msg);
+    const cache = new UrlCacheFile(${JSON.stringify(dir)}, ${
+    JSON.stringify(scope)
+  }, { debug() {}, info() {}, warn });
+    await cache.read();
+    const date = new Date().toISOString().replace(/[-:]|\\.\\d+/g, "");
+    for (let round = 0; round < 25; round++) {
+      for (let i = 0; i < 20; i++) {
+        const id = ${first} + round * 20 + i;
+        const url = "https://s3.example/b/" + id + "?X-Amz-Date=" + date + "&X-Amz-Expires=3600";
+        cache.add({ file: { id }, url: { url, direct: false, resolvedAt: Date.now(), expiresAt: Date.now() + 3_600_000 } });
+      }
+      cache.flush();
+    }`;
+  const writers = [0, 10_000].map((first) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-prompt", writer(first)],
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "null",
+    }).output()
+  );
+  let done = false;
+  const all = Promise.all(writers).finally(() => (done = true));
+  let reads = 0;
+  while (!done) {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.name.endsWith(".json")) continue;
+      const text = await Deno.readTextFile(join(dir, entry.name));
+      equal((JSON.parse(text) as CacheFile).format, FORMAT); // never a torn file
+      reads++;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  for (const { code, stderr } of await all) {
+    equal(code, 0, decoder.decode(stderr));
+    equal(decoder.decode(stderr), "", "no writer met a file it could not use");
+  }
+  ok(reads > 0);
+
+  const { UrlCacheFile } = await import(CACHE_MODULE);
+  const warnings: string[] = [];
+  const cache = new UrlCacheFile(dir, scope, {
+    debug() {},
+    info() {},
+    warn: (msg: string) => warnings.push(msg),
+  });
+  const entries = await cache.read();
+  deepStrictEqual(warnings, []);
+  ok(entries.length >= 500, `${entries.length} entries`); // at least the last writer's own
+  const names = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  equal(names.length, 1, `no temporary file left: ${names}`);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("an expired cache entry is never used, nor one near expiry", async () => {
+  await using t = await setup({
+    files: { "a.txt": "aaa", "b.txt": "bbb", "c.txt": "ccc" },
+  });
+  const ids = ["a.txt", "b.txt", "c.txt"].map((name) => t.emu.fileId(name));
+  succeeded(await t.run(["get", "**", "--out", join(t.tmp, "first")]));
+  equal(t.emu.counters.heads, 3);
+
+  const path = await t.cacheFile();
+  const file: CacheFile = JSON.parse(await Deno.readTextFile(path));
+  const now = Date.now();
+  const hour = 3_600_000;
+  const at = (id: number) => file.urls.find((entry) => entry.id === id)!;
+  // a.txt: signed two hours ago, ran out an hour ago
+  Object.assign(at(ids[0]), {
+    url: signedAt(at(ids[0]).url, now - 2 * hour),
+    resolvedAt: now - 2 * hour,
+  });
+  // b.txt: signed 10 s short of an hour ago; 10 s left is inside the 30 s margin
+  Object.assign(at(ids[1]), {
+    url: signedAt(at(ids[1]).url, now - hour + 10_000),
+    resolvedAt: now - hour + 10_000,
+  });
+  await Deno.writeTextFile(path, JSON.stringify(file));
+  t.emu.resetCounters();
+
+  succeeded(await t.run(["get", "**", "--out", join(t.tmp, "second")]));
+  equal(t.emu.counters.heads, 2); // a.txt and b.txt resolved again, c.txt from the file
+  equal(t.emu.counters.storeGets, 3); // no request went to an expired URL
+  for (const name of ["a.txt", "b.txt", "c.txt"]) {
+    equal(
+      await Deno.readTextFile(join(t.tmp, "second", name)),
+      name[0].repeat(3),
+    );
+  }
+  const rewritten: CacheFile = JSON.parse(await Deno.readTextFile(path));
+  ok(
+    rewritten.urls.every(({ resolvedAt }) => resolvedAt > now - hour / 2),
+    "the expired entries were replaced",
+  );
+});
+
+Deno.test("a corrupt cache file is ignored with a warning, not fatal", async () => {
+  await using t = await setup({ files: { "a.txt": "hello" } });
+  succeeded(await t.run(["cat", "a.txt"]), "hello");
+  const path = await t.cacheFile();
+  const valid = await Deno.readTextFile(path);
+  const cases: [string, () => Promise<void>, string][] = [
+    [
+      "not JSON",
+      () => Deno.writeTextFile(path, '{"format":'),
+      "it is not JSON",
+    ],
+    [
+      "another format",
+      () => Deno.writeTextFile(path, '{"format":"something-else/2"}'),
+      'its format is "something-else/2"',
+    ],
+    [
+      "a malformed entry",
+      () =>
+        Deno.writeTextFile(
+          path,
+          valid.replace(/"resolvedAt":\d+/, '"resolvedAt":"soon"'),
+        ),
+      "its entry 0 is malformed",
+    ],
+    [
+      "open to others",
+      async () => {
+        await Deno.writeTextFile(path, valid);
+        await Deno.chmod(path, 0o644);
+      },
+      "its mode is 644, so others may read or change it",
+    ],
+  ];
+  let heads = t.emu.counters.heads;
+  for (const [what, spoil, reason] of cases) {
+    await spoil();
+    const result = await t.run(["--verbose", "cat", "a.txt"]);
+    succeeded(result, "hello");
+    ok(
+      result.stderr.includes(
+        `warn: Ignoring the URL cache file ${path}: ${reason}`,
+      ),
+      `${what}: ${result.stderr}`,
+    );
+    equal(t.emu.counters.heads, ++heads, what);
+    equal(
+      (JSON.parse(await Deno.readTextFile(path)) as CacheFile).format,
+      FORMAT,
+    );
+    equal(await modeOf(path), 0o600, `${what}: rewritten private`);
+  }
+});
+
+Deno.test("urlCacheDir is checked at construction, with no I/O", async () => {
+  const dataset = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" };
+  throws(() => new RepoFs({ ...dataset, urlCacheDir: "" }), {
+    name: "TypeError",
+    message: 'urlCacheDir must be a non-empty string, got ""',
+  });
+  new RepoFs({ ...dataset, urlCacheDir: "/nonexistent/never/created" });
+
+  const asBrowser = `
+    const { RepoFs } = await import(${
+    JSON.stringify(new URL("../mod.ts", import.meta.url).href)
+  });
+    delete globalThis.Deno; // no file system, as in a browser
+    Object.defineProperty(globalThis, "process", { value: undefined });
+    try {
+      new RepoFs({ ...${JSON.stringify(dataset)}, urlCacheDir: "cache" });
+    } catch (error) {
+      console.log(\`\${error.name}: \${error.message}\`);
+    }`;
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-prompt", asBrowser],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  equal(
+    decoder.decode(stdout),
+    "TypeError: urlCacheDir needs a file system (Deno, Node or Bun); this runtime has none\n",
+  );
+});
