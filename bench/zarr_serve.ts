@@ -12,6 +12,7 @@
 //
 // Started by bench/zarr_read.ts; by hand (Ctrl-D to stop):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-env bench/zarr_serve.ts --rows=2000 --side=128
+// (`--cols=N` makes the shape [rows, side, N]; it defaults to --side.)
 
 import { spawnChildServer } from "./child_server.ts";
 import { countFlag } from "./flags.ts";
@@ -27,10 +28,14 @@ export const ARRAY_PATH = "field";
 /** A small file outside the group; readers warm their workers with it. */
 export const WARMUP_FILE = "warmup.txt";
 
-/** Shape [rows, side, side], chunks [1, side, side]: one chunk per row. */
+/**
+ * Shape [rows, side, cols], chunks [1, side, cols]: one chunk per row.
+ * `cols` defaults to `side`.
+ */
 export interface ZarrLayout {
   rows: number;
   side: number;
+  cols?: number;
 }
 
 /**
@@ -38,8 +43,10 @@ export interface ZarrLayout {
  * amplitude 1, rounded to 0.01 as measured data often is. gzip shrinks
  * it to about 56 % (ratio ~1.8), so decoding is real work.
  */
-export function referenceValues({ rows, side }: ZarrLayout): Float32Array {
-  const values = new Float32Array(rows * side * side);
+export function referenceValues(
+  { rows, side, cols = side }: ZarrLayout,
+): Float32Array {
+  const values = new Float32Array(rows * side * cols);
   let state = 0x9e3779b9;
   const noise = () => {
     // xorshift32, in [-0.5, 0.5)
@@ -51,7 +58,7 @@ export function referenceValues({ rows, side }: ZarrLayout): Float32Array {
   let i = 0;
   for (let t = 0; t < rows; t++) {
     for (let y = 0; y < side; y++) {
-      for (let x = 0; x < side; x++) {
+      for (let x = 0; x < cols; x++) {
         const v = 10 * Math.sin(t / 50 + x / 17) +
           5 * Math.cos(y / 11 - t / 30) + noise();
         values[i++] = Math.round(v * 100) / 100;
@@ -81,9 +88,9 @@ export interface ZarrServerInfo {
   host: string;
   /** Dataset pid. */
   pid: string;
-  /** `[rows, side, side]`. */
+  /** `[rows, side, cols]`. */
   shape: number[];
-  /** `[1, side, side]`. */
+  /** `[1, side, cols]`. */
   chunks: number[];
   /** Chunk files written (every chunk holds data). */
   chunkFiles: number;
@@ -123,7 +130,11 @@ export interface ZarrServer extends AsyncDisposable {
 export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
   const server = await spawnChildServer<ZarrServerInfo>(
     new URL(import.meta.url),
-    [`--rows=${layout.rows}`, `--side=${layout.side}`],
+    [
+      `--rows=${layout.rows}`,
+      `--side=${layout.side}`,
+      `--cols=${layout.cols ?? layout.side}`,
+    ],
     "zarr_serve.ts",
     ["--allow-net=127.0.0.1", "--allow-read", "--allow-env"],
   );
@@ -143,13 +154,14 @@ if (import.meta.main) {
     side: countFlag("side", 128),
   };
   const { rows, side } = layout;
+  const cols = countFlag("cols", side);
   const started = performance.now();
-  const data = referenceValues(layout);
+  const data = referenceValues({ ...layout, cols });
   const store = await buildZarrStore([{
     path: ARRAY_PATH,
     data,
-    shape: [rows, side, side],
-    chunks: [1, side, side],
+    shape: [rows, side, cols],
+    chunks: [1, side, cols],
     compressor: "gzip",
   }], { format: 2, consolidated: true, prefix: ZARR_ROOT });
   const chunkKey = new RegExp(`^${ZARR_ROOT}/${ARRAY_PATH}/\\d+\\.0\\.0$`);
@@ -182,10 +194,10 @@ if (import.meta.main) {
     {
       host: emu.host,
       pid: emu.pid,
-      shape: [rows, side, side],
-      chunks: [1, side, side],
+      shape: [rows, side, cols],
+      chunks: [1, side, cols],
       chunkFiles,
-      chunkRawBytes: side * side * 4,
+      chunkRawBytes: side * cols * 4,
       chunkStoredBytes,
       files: Object.keys(files).length,
       arrayMetaFiles,

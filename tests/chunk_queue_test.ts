@@ -1,10 +1,14 @@
-import { equal, ok, rejects } from "node:assert/strict";
-import { boundedChunkQueue } from "../src/zarr/chunk_queue.ts";
+import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import { countRetry } from "../src/base/retry_count.ts";
+import { chunkQueue } from "../src/zarr/chunk_queue.ts";
+import { ReadWindow } from "../src/zarr/read_window.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+const fixed = (size: number) =>
+  new ReadWindow({ initial: size, floor: size, ceiling: size });
 
-Deno.test("at most `limit` chunk reads run at once, and all of them run", async () => {
-  const queue = boundedChunkQueue(3);
+Deno.test("at most `window.size` chunk reads run at once, and all of them run", async () => {
+  const queue = chunkQueue(fixed(3));
   let running = 0;
   let peak = 0;
   let done = 0;
@@ -21,20 +25,73 @@ Deno.test("at most `limit` chunk reads run at once, and all of them run", async 
   equal(done, 20);
 });
 
-Deno.test("after a failure no new chunk read starts and onIdle rejects", async () => {
-  const queue = boundedChunkQueue(2);
+Deno.test("after a failure no new chunk read starts and onIdle rejects once the running ones settle", async () => {
+  const queue = chunkQueue(fixed(2));
   let started = 0;
+  let running = 0;
   for (let i = 0; i < 10; i++) {
     queue.add(async () => {
       started++;
+      running++;
       await tick();
-      if (i === 1) throw new Error("chunk 1 failed");
+      if (i === 1) {
+        running--;
+        throw new Error("chunk 1 failed");
+      }
+      await tick();
+      running--;
     });
   }
   await rejects(queue.onIdle(), /chunk 1 failed/);
+  equal(running, 0, "onIdle settled while a chunk read still ran");
   await tick();
   ok(
     started <= 3,
     `${started} reads started; those queued after the failure must not`,
   );
+});
+
+Deno.test("a synchronous throw fails the queue like a rejection", async () => {
+  const queue = chunkQueue(fixed(2));
+  queue.add(() => {
+    throw new Error("no chunk");
+  });
+  await rejects(queue.onIdle(), /no chunk/);
+});
+
+Deno.test("the queue follows the window: more reads once it grows, fewer after a retry", async () => {
+  let ms = 0;
+  const sizes: number[] = [];
+  const window = new ReadWindow({
+    initial: 4,
+    now: () => ms,
+    onResize: (size) => sizes.push(size),
+  });
+  const queue = chunkQueue(window);
+  const gates: (() => void)[] = [];
+  let running = 0;
+  const peaks: number[] = [];
+  for (let i = 0; i < 64; i++) {
+    queue.add(async () => {
+      running++;
+      await new Promise<void>((open) => gates.push(open));
+      running--;
+    });
+  }
+  /** Lets every read in flight end, `elapsedMs` after the last step. */
+  const step = async (elapsedMs: number, retry = false) => {
+    peaks.push(running);
+    ms += elapsedMs;
+    if (retry) countRetry();
+    for (const open of gates.splice(0)) open();
+    await tick();
+  };
+  await step(10); // 4 done at 0.4 per ms: grows to 8
+  await step(10); // 8 at 0.8 per ms: grows to 16
+  await step(10, true); // a retry during these 16: halves to 8
+  await step(10); // a round at 8 sets the rate to beat
+  while (gates.length > 0) await step(10);
+  await queue.onIdle();
+  deepStrictEqual(peaks.slice(0, 4), [4, 8, 16, 8]);
+  deepStrictEqual(sizes.slice(0, 3), [8, 16, 8]);
 });

@@ -8,6 +8,7 @@
 
 import { delay } from "../base/delay.ts";
 import { RepoConnectionError, RepoHttpError } from "../base/errors.ts";
+import { countRetry } from "../base/retry_count.ts";
 import type { RetryOptions } from "../base/types.ts";
 
 /** Rate limits and server or gateway trouble; S3 asks for 500 to be retried too. */
@@ -141,6 +142,7 @@ export async function retrying<T>(
         : undefined;
       const wait = policy.delayMs(done, retryAfter);
       waitedMs += wait;
+      countRetry();
       await delay(wait, signal);
     }
   }

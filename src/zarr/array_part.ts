@@ -7,8 +7,9 @@
  * @module
  */
 
-import { boundedChunkQueue, CHUNKS_IN_FLIGHT } from "./chunk_queue.ts";
+import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
+import { chunkReadWindow } from "./read_window.ts";
 import { type ByteSource, zarrStore } from "./zarr_store.ts";
 
 /**
@@ -273,12 +274,22 @@ export async function readSelection(
   const full = padSelection(selection, arr.shape.length);
   const asSlices = pointAsSlices(full, arr.shape);
   const options = {
-    createQueue: () => boundedChunkQueue(CHUNKS_IN_FLIGHT),
+    createQueue: () => chunkQueue(chunkReadWindow(chunkBytes(arr))),
     signal,
   };
   if (asSlices === undefined) return await zarr.get(arr, full, options);
   const { data } = await zarr.get(arr, asSlices, options);
   return { data, shape: [], stride: [] };
+}
+
+/**
+ * Decoded bytes of one chunk of `arr`, counting 8 bytes an element for
+ * data types other than numbers (booleans, strings, objects).
+ */
+function chunkBytes(arr: zarr.Array<zarr.DataType, zarr.Readable>): number {
+  const bits = /^(?:u?int|float)(\d+)$/.exec(arr.dtype)?.[1];
+  const elements = arr.chunks.reduce((a, b) => a * b, 1);
+  return elements * (bits === undefined ? 8 : Number(bits) / 8);
 }
 
 /**

@@ -1,67 +1,101 @@
 /**
- * A queue for zarrita's `get` that keeps a bounded number of chunk reads in
- * flight, and starts no new read once one has failed.
+ * A queue for zarrita's `get` that keeps as many chunk reads in flight as a
+ * {@linkcode ReadWindow} says, tells the window how they went, and starts no
+ * new read once one has failed.
  *
  * @module
  */
 
-import { Semaphore } from "../base/semaphore.ts";
+import { retriesSoFar } from "../base/retry_count.ts";
+import type { ReadWindow } from "./read_window.ts";
 
 /**
- * Chunk reads one `getArray` keeps in flight.
+ * zarrita's `ChunkQueue` (p-queue compatible) running at most `window.size`
+ * tasks at once. Each task that ends tells the window: `congested()` when
+ * this thread retried a request since the last one ended, `completed()`
+ * when it succeeded. After a task fails, tasks not yet started are skipped,
+ * and `onIdle` waits for the running ones to settle, then rejects with the
+ * first failure.
  *
  * @example
  * ```ts
- * import { boundedChunkQueue, CHUNKS_IN_FLIGHT } from "./chunk_queue.ts";
- * const queue = boundedChunkQueue(CHUNKS_IN_FLIGHT);
- * ```
- */
-export const CHUNKS_IN_FLIGHT = 32;
-
-/**
- * zarrita's `ChunkQueue` (p-queue compatible) with at most `limit` tasks
- * running. After a task fails, tasks not yet started are skipped and
- * `onIdle` rejects with the first failure.
- *
- * @example
- * ```ts
- * import { boundedChunkQueue } from "./chunk_queue.ts";
+ * import { chunkQueue } from "./chunk_queue.ts";
+ * import { ReadWindow } from "./read_window.ts";
  * import { rejects, strictEqual } from "node:assert/strict";
- * const queue = boundedChunkQueue(2);
+ * const queue = chunkQueue(new ReadWindow({ initial: 2 }));
  * let done = 0;
  * for (let i = 0; i < 5; i++) queue.add(async () => void done++);
  * await queue.onIdle();
  * strictEqual(done, 5);
  *
- * // After a failure, tasks not yet started are skipped.
- * const failing = boundedChunkQueue(1);
+ * // After a failure, tasks not yet started are skipped; those running end.
+ * const failing = chunkQueue(new ReadWindow({ initial: 2, floor: 2, ceiling: 2 }));
  * let started = 0;
+ * let finished = 0;
  * failing.add(() => Promise.reject(new Error("bad chunk")));
+ * failing.add(async () => {
+ *   await new Promise((resolve) => setTimeout(resolve, 5));
+ *   finished++;
+ * });
  * failing.add(async () => void started++);
  * await rejects(failing.onIdle(), /bad chunk/);
+ * strictEqual(finished, 1);
  * strictEqual(started, 0);
  * ```
+ *
+ * @param window how many tasks to run at once, told how each went
  */
-export function boundedChunkQueue(limit: number): {
+export function chunkQueue(window: ReadWindow): {
   add(task: () => Promise<void>): void;
   onIdle(): Promise<void[]>;
 } {
-  const slots = new Semaphore(limit);
+  const waiting: ((() => void) | undefined)[] = [];
+  let next = 0;
   const settled: Promise<void>[] = [];
-  let failed = false;
+  let running = 0;
+  let failure: { error: unknown } | undefined;
+  let retriesSeen = retriesSoFar();
+
+  const pump = () => {
+    while (running < window.size && next < waiting.length) {
+      const start = waiting[next]!;
+      waiting[next++] = undefined;
+      start();
+    }
+  };
+  const ended = (error?: { error: unknown }) => {
+    running--;
+    const retries = retriesSoFar();
+    if (retries > retriesSeen) window.congested();
+    retriesSeen = retries;
+    if (error) failure ??= error;
+    else window.completed();
+    pump();
+  };
+
   return {
     add(task) {
-      const run = async () => {
-        if (failed) return;
-        try {
-          await task();
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      };
-      settled.push(slots.run(run).then(() => {}));
+      settled.push(
+        new Promise((resolve) => {
+          waiting.push(() => {
+            if (failure) return resolve();
+            running++;
+            new Promise<void>((run) => run(task())).then(
+              () => ended(),
+              (error) => ended({ error }),
+            ).finally(resolve);
+          });
+        }),
+      );
+      pump();
     },
-    onIdle: () => Promise.all(settled),
+    async onIdle() {
+      let results: void[] = [];
+      while (results.length < settled.length) {
+        results = await Promise.all(settled);
+      }
+      if (failure) throw failure.error;
+      return results;
+    },
   };
 }
