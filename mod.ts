@@ -55,6 +55,7 @@ export {
   RepoProtocolError,
   WorkerCrashedError,
 } from "./src/base/errors.ts";
+export { CoordinatorError } from "./src/repo/coordinator_connection.ts";
 export type {
   Checksum,
   FileInfo,
@@ -66,6 +67,13 @@ export type {
 export type { ChecksumKind } from "./src/base/checksum.ts";
 export type { SerializedOptions, SerializedRepoFs } from "./src/serialize.ts";
 export type { RejectedEntry } from "./src/tree/routing_table.ts";
+export {
+  parseShard,
+  type Shard,
+  type ShardableFile,
+  shardFromEnvironment,
+  shardOf,
+} from "./src/tree/shards.ts";
 export type {
   Downloaded,
   DownloadToFileOptions,

@@ -67,3 +67,8 @@ export type {
   ArraySelection,
   ArrayValues,
 } from "./src/zarr/array_part.ts";
+export {
+  type ChunkSelection,
+  chunkShard,
+  type Shard,
+} from "./src/tree/shards.ts";

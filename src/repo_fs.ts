@@ -17,6 +17,7 @@ import { normalizePid } from "./repo/pid.ts";
 import { RepoApi } from "./repo/repo_api.ts";
 import { RetryPolicy } from "./repo/retry.ts";
 import { UrlCacheFile } from "./repo/url_cache_file.ts";
+import { Coordinator } from "./repo/coordinator.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
 import {
   checkSerialized,
@@ -224,6 +225,7 @@ export class RepoFs {
       timeoutMs = DEFAULT_TIMEOUT_MS,
       tabular = "archival",
       urlCacheDir,
+      coordinator,
     } = options ?? {};
     const normalPid = normalizePid(pid);
     positiveInteger("headConcurrency", headConcurrency);
@@ -274,6 +276,12 @@ export class RepoFs {
         urlCacheDir === undefined
           ? undefined
           : new UrlCacheFile(urlCacheDir, scope, this.#logger),
+        coordinator === undefined ? undefined : new Coordinator(
+          coordinator,
+          this.#api.base,
+          headConcurrency,
+          this.#logger,
+        ),
       );
     }
     this.#urls = shared ?? this.#cache!;

@@ -175,4 +175,15 @@ export interface RepoFsOptions {
    * Not for browsers: there it is a `TypeError`.
    */
   urlCacheDir?: string;
+  /**
+   * `redis://host:port`: a Redis server through which every process given
+   * the same coordinator and repository shares one HEAD budget (at most
+   * `headConcurrency` HEADs in flight across them all; give them the same
+   * `headConcurrency`) and one URL cache (each file's URL resolved once
+   * while it is valid). Places are leases: a killed process's come back
+   * within seconds. When the coordinator cannot be reached, reads that need
+   * a URL fail with a `CoordinatorError` instead of sending HEADs of their
+   * own. The token is never stored there. Not for browsers.
+   */
+  coordinator?: string;
 }

@@ -2,7 +2,7 @@
  * What every command gets: the parsed command line, the output, and the
  * dataset built from the global options (host, pid, token and its header,
  * collections path, version, HEAD limit, request timeout, URL cache
- * directory, logger).
+ * directory, coordinator, logger).
  *
  * @module
  */
@@ -20,6 +20,8 @@ import type { Output } from "./io.ts";
 
 /** The environment variable the token is read from. */
 const TOKEN_VARIABLE = "REPO_API_TOKEN";
+/** The environment variable the coordinator is read from when `--coordinator` is not given. */
+const COORDINATOR_VARIABLE = "REPO_FS_COORDINATOR";
 
 /**
  * One run of one command.
@@ -147,6 +149,8 @@ export class Context {
       | TabularView
       | undefined;
     const urlCacheDir = stringOption(this.line, "url-cache-dir");
+    const coordinator = stringOption(this.line, "coordinator") ??
+      (readEnv(COORDINATOR_VARIABLE) || undefined);
     const token = await this.token();
     try {
       return new RepoFs({
@@ -160,6 +164,7 @@ export class Context {
         ...(version === undefined ? {} : { version }),
         ...(tabular === undefined ? {} : { tabular }),
         ...(urlCacheDir === undefined ? {} : { urlCacheDir }),
+        ...(coordinator === undefined ? {} : { coordinator }),
         ...(this.verbose ? { logger: this.out.logger() } : {}),
       });
     } catch (error) {

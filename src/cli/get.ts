@@ -12,6 +12,13 @@ import { RepoFsPool } from "../pool/pool.ts";
 import type { RepoFs } from "../repo_fs.ts";
 import type { Verification } from "../pool/file_download.ts";
 import type { FileInfo } from "../base/types.ts";
+import {
+  parseShard,
+  type Shard,
+  SHARD_VARIABLES,
+  shardFromEnvironment,
+  shardOf,
+} from "../tree/shards.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";
@@ -43,7 +50,10 @@ export interface Failure {
 }
 
 /**
- * `get PATTERN... --out DIR [--parallel N] [--resume] [--dry-run]`.
+ * `get PATTERN... --out DIR [--parallel N] [--resume] [--dry-run]
+ * [--shard I/N|auto]`. With `--shard`, only that share of the selected
+ * files (and of the refused entries) is fetched, and a line on stderr says
+ * which share it is.
  * Exit status 0 when every selected file arrived (or was already there, or
  * is restricted and no token was given), 1 when any failed, was refused,
  * or a pattern matched nothing, 130 when
@@ -79,8 +89,11 @@ export async function get(context: Context): Promise<number> {
   if (outDir === undefined && !dryRun) {
     throw new UsageError("get: missing --out DIR", "get");
   }
+  const shard = shardOption(context);
   const fs = await context.dataset();
-  const selection = await selectFiles(fs, line.positionals);
+  const all = await selectFiles(fs, line.positionals);
+  const selection = shard === undefined ? all : shareOf(all, shard);
+  if (shard !== undefined) out.stderr(`${shareLine(shard, all, selection)}\n`);
   const failures: Failure[] = [];
   const fail = (failure: Failure) => {
     failures.push(failure);
@@ -150,6 +163,45 @@ export async function get(context: Context): Promise<number> {
     }
   }
   return failures.length + selection.unmatched.length > 0 ? 1 : 0;
+}
+
+/** `--shard I/N`, or with `auto` the share the job array's environment gives. */
+function shardOption(context: Context): Shard | undefined {
+  const text = stringOption(context.line, "shard");
+  if (text === undefined) return undefined;
+  try {
+    if (text !== "auto") return parseShard(text);
+    const env = Object.fromEntries(
+      SHARD_VARIABLES.map((name) => [name, Deno.env.get(name)]),
+    );
+    return shardFromEnvironment(env);
+  } catch (error) {
+    throw new UsageError(`--shard ${text}: ${(error as Error).message}`, "get");
+  }
+}
+
+/** The files and refused entries of one share of the selection. */
+function shareOf(selection: Selection, shard: Shard): Selection {
+  const refused = selection.refused.map((refusal) => ({
+    name: refusal.path,
+    size: 0,
+    refusal,
+  }));
+  return {
+    files: shardOf(selection.files, shard),
+    refused: shardOf(refused, shard).map(({ refusal }) => refusal),
+    unmatched: selection.unmatched,
+  };
+}
+
+/** `share 1/4: 37 of 150 files, 1.2 GiB`. */
+function shareLine(shard: Shard, all: Selection, share: Selection): string {
+  const bytes = share.files.reduce((sum, file) => sum + (file.size ?? 0), 0);
+  const count = (selection: Selection) =>
+    selection.files.length + selection.refused.length;
+  return `share ${shard.index}/${shard.count}: ${count(share)} of ${
+    count(all)
+  } files, ${formatSize(bytes)}`;
 }
 
 /** Runs the downloader with progress, stopping cleanly on Ctrl-C or SIGTERM. */

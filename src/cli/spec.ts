@@ -132,6 +132,12 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     description:
       "keep resolved content URLs in DIR (private files) for later runs until they expire",
   },
+  coordinator: {
+    type: "string",
+    value: "URL",
+    description:
+      "redis://host:port shared by a fleet: one HEAD budget and URL cache (or REPO_FS_COORDINATOR)",
+  },
   json: { type: "boolean", description: "machine-readable JSON on stdout" },
   verbose: {
     type: "boolean",
@@ -251,6 +257,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       "with --json).",
       "Exit 0 when every file arrived, 1 when any failed or was refused, 130 when",
       "stopped by Ctrl-C or SIGTERM: files not finished are removed; --resume goes on.",
+      "--shard I/N fetches share I of N of the selected files: every process computes",
+      "the same split, so N processes on N machines fetch each file exactly once.",
     ].join("\n"),
     options: {
       out: {
@@ -272,6 +280,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       "dry-run": {
         type: "boolean",
         description: "list what would be fetched, with sizes; write nothing",
+      },
+      shard: {
+        type: "string",
+        value: "I/N|auto",
+        description:
+          "only share I (0-based) of N of the files; auto: from the job array (Slurm, Kubernetes, REPO_FS_SHARD)",
       },
     },
   },
@@ -369,7 +383,7 @@ export function helpText(command?: CommandSpec): string {
     "Global options: --host H --pid P --token-file F --token-header H",
     "  --collections-path P --head-concurrency N",
     "  --timeout-ms N --retries N --dataset-version V --tabular T",
-    "  --url-cache-dir DIR --json --verbose",
+    "  --url-cache-dir DIR --coordinator URL --json --verbose",
     "  (see repo-fs --help)",
     "",
   ].join("\n");

@@ -154,6 +154,38 @@ export interface UrlStore {
   add(entry: StoredUrl): void;
 }
 
+/**
+ * URLs shared with other processes (the `coordinator` option): a fleet-wide
+ * cache and HEAD budget. {@linkcode DownloadUrls} hands it every lookup it
+ * would send; it answers from the fleet's cache, or calls `head` (which
+ * sends the HEAD within this process's own budget) once it holds one of
+ * the fleet's places. It never answers from anything else: when it cannot
+ * reach the fleet, it rejects.
+ *
+ * @example
+ * ```ts
+ * import { DownloadUrls, type SharedUrls } from "./download_urls.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * let heads = 0;
+ * const fleet: SharedUrls = { resolve: (_file, _stale, signal, head) => head(signal) };
+ * const urls = new DownloadUrls(({ id }) => (heads++, Promise.resolve({ url: `https://s3.example/${id}`, direct: false })), 3, undefined, undefined, fleet);
+ * strictEqual((await urls.resolve({ id: 7 })).url, "https://s3.example/7");
+ * strictEqual(heads, 1);
+ * ```
+ */
+export interface SharedUrls {
+  /**
+   * The URL of `file` as the fleet knows it, or from `head` when no
+   * process has it (or only `stale`). Aborting `signal` withdraws the ask.
+   */
+  resolve(
+    file: ContentKey,
+    stale: string | undefined,
+    signal: AbortSignal,
+    head: (signal: AbortSignal) => Promise<ResolvedUrl>,
+  ): Promise<ResolvedUrl>;
+}
+
 /** A lookup in flight and how many askers that may withdraw still wait. */
 interface Pending {
   promise: Promise<ResolvedUrl>;
@@ -195,12 +227,14 @@ export class DownloadUrls implements UrlResolver {
    * @param concurrency most lookups in flight
    * @param logger receives one debug line per lookup
    * @param store where URLs are kept for later processes, read before the first lookup
+   * @param shared the fleet's cache and HEAD budget, asked before every HEAD
    */
   constructor(
     readonly lookup: UrlLookup,
     concurrency: number,
     readonly logger?: Logger,
     readonly store?: UrlStore,
+    readonly shared?: SharedUrls,
   ) {
     this.#lookups = new Semaphore(concurrency);
   }
@@ -311,18 +345,23 @@ export class DownloadUrls implements UrlResolver {
       const known = this.#usable(key, stale);
       if (known) return known;
     }
-    const started = performance.now();
-    const { value, waitedMs } = await this.#lookups.run(
-      () => this.lookup(file, stale, signal),
-      signal,
-    );
-    const total = performance.now() - started;
-    this.logger?.debug(
-      `HEAD file ${key}: waited ${waitedMs.toFixed(1)} ms for the semaphore, ${
-        total.toFixed(1)
-      } ms in total`,
-    );
-    const url = resolved(value, Date.now());
+    const head = async (signal: AbortSignal) => {
+      const started = performance.now();
+      const { value, waitedMs } = await this.#lookups.run(
+        () => this.lookup(file, stale, signal),
+        signal,
+      );
+      const total = performance.now() - started;
+      this.logger?.debug(
+        `HEAD file ${key}: waited ${
+          waitedMs.toFixed(1)
+        } ms for the semaphore, ${total.toFixed(1)} ms in total`,
+      );
+      return resolved(value, Date.now());
+    };
+    const url = this.shared
+      ? await this.shared.resolve(file, stale, signal, head)
+      : await head(signal);
     this.#cache.set(key, { file, url });
     this.store?.add({ file, url });
     return url;

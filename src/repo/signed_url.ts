@@ -34,8 +34,24 @@ export function urlExpiry(url: string): number {
 }
 
 /**
- * Whether a URL with this expiry should be re-resolved now: within the last
- * tenth of its lifetime (at most 30 s before it runs out).
+ * When a URL with this expiry stops being handed out: the last tenth of its
+ * lifetime (at most 30 s) before it runs out is kept as a margin.
+ *
+ * @example
+ * ```ts
+ * import { usableUntil } from "./signed_url.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(usableUntil(3_600_000, 3_600_000), 3_570_000);
+ * strictEqual(usableUntil(60_000, 60_000), 54_000);
+ * ```
+ */
+export function usableUntil(expiresAt: number, lifetimeMs: number): number {
+  return expiresAt - Math.min(30_000, lifetimeMs / 10);
+}
+
+/**
+ * Whether a URL with this expiry should be re-resolved now: past
+ * {@linkcode usableUntil}.
  *
  * @example
  * ```ts
@@ -46,6 +62,5 @@ export function urlExpiry(url: string): number {
  * ```
  */
 export function isNearExpiry(expiresAt: number, lifetimeMs: number): boolean {
-  const margin = Math.min(30_000, lifetimeMs / 10);
-  return Date.now() >= expiresAt - margin;
+  return Date.now() >= usableUntil(expiresAt, lifetimeMs);
 }

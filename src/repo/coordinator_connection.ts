@@ -1,0 +1,214 @@
+/**
+ * The connection to a coordinator (a Redis server): opened at the first
+ * use, kept while anything uses it, closed when the last use ends (so a
+ * `RepoFs` needs no `close()` and a process with nothing to do exits). The
+ * Redis client (`@redis/client`, from npm) is imported then, so processes
+ * without a coordinator, and browsers, never load it.
+ *
+ * A coordinator that cannot be reached, drops the connection or does not
+ * answer within {@linkcode COMMAND_TIMEOUT_MS} is lost for good: every
+ * command in flight and every later one rejects with a
+ * {@linkcode CoordinatorError}. Nothing reconnects behind the caller's back,
+ * because leases held through the lost connection may since have been given
+ * to other processes.
+ *
+ * @module
+ */
+
+/** The longest a command may wait for its answer before the coordinator counts as lost. */
+export const COMMAND_TIMEOUT_MS = 5_000;
+
+/** What is used of `@redis/client`'s client. */
+interface RedisClient {
+  readonly isOpen: boolean;
+  eval(
+    script: string,
+    options: { keys: string[]; arguments: string[] },
+  ): Promise<unknown>;
+  close(): Promise<void>;
+  destroy(): void;
+}
+
+/**
+ * The coordinator cannot be used: unreachable, gone mid-run, too slow, or
+ * not a Redis server. Reads that need a content URL fail with it rather than
+ * send HEADs outside the fleet's budget. `coordinator` is the URL without
+ * its password.
+ *
+ * @example
+ * ```ts
+ * import { CoordinatorError } from "./coordinator_connection.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const error = new CoordinatorError("redis://:secret@10.0.0.5:6379", "connection refused");
+ * strictEqual(error.coordinator, "redis://10.0.0.5:6379");
+ * strictEqual(
+ *   error.message,
+ *   "The coordinator redis://10.0.0.5:6379 cannot be used (connection refused); no content URL is resolved without it, so that the fleet's HEAD budget holds",
+ * );
+ * ```
+ */
+export class CoordinatorError extends Error {
+  /** The coordinator's URL, without user name or password. */
+  readonly coordinator: string;
+  /**
+   * Makes the error for one coordinator and what went wrong with it.
+   * @param url the coordinator's URL; its credentials are not shown
+   * @param reason what went wrong
+   * @param options the cause
+   */
+  constructor(url: string, reason: string, options: { cause?: unknown } = {}) {
+    const shown = withoutCredentials(url);
+    super(
+      `The coordinator ${shown} cannot be used (${reason}); no content URL is resolved without it, so that the fleet's HEAD budget holds`,
+      options,
+    );
+    this.name = "CoordinatorError";
+    this.coordinator = shown;
+  }
+}
+
+/**
+ * `redis://host:port` (or `rediss://`, with a user, password or database)
+ * checked; anything else is a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * import { checkCoordinatorUrl } from "./coordinator_connection.ts";
+ * import { strictEqual, throws } from "node:assert/strict";
+ * strictEqual(checkCoordinatorUrl("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+ * throws(() => checkCoordinatorUrl("http://127.0.0.1:6379"), TypeError);
+ * ```
+ */
+export function checkCoordinatorUrl(url: unknown): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(String(url));
+  } catch {
+    // reported below
+  }
+  if (
+    typeof url !== "string" || parsed === undefined ||
+    !["redis:", "rediss:"].includes(parsed.protocol) || parsed.hostname === ""
+  ) {
+    throw new TypeError(
+      `coordinator must be a redis://host:port URL, got ${
+        JSON.stringify(typeof url === "string" ? withoutCredentials(url) : url)
+      }`,
+    );
+  }
+  return url;
+}
+
+/**
+ * The connection to one coordinator, shared by overlapping uses.
+ *
+ * @example
+ * ```ts
+ * import { CoordinatorConnection } from "./coordinator_connection.ts";
+ * import { rejects } from "node:assert/strict";
+ * // Nothing listens on port 9 of the loopback: the use fails, naming the coordinator.
+ * const connection = new CoordinatorConnection("redis://127.0.0.1:9");
+ * await rejects(
+ *   connection.use((eval_) => eval_("return 1", [], [])),
+ *   { name: "CoordinatorError", message: /^The coordinator redis:\/\/127\.0\.0\.1:9 cannot be used/ },
+ * );
+ * ```
+ */
+export class CoordinatorConnection {
+  /** The coordinator's URL. */
+  readonly url: string;
+  #client?: Promise<RedisClient>;
+  #users = 0;
+  #lost?: CoordinatorError;
+
+  /** @param url the coordinator, checked by {@linkcode checkCoordinatorUrl} */
+  constructor(url: string) {
+    this.url = url;
+  }
+
+  /**
+   * Runs `task` with a way to run Lua scripts on the coordinator; the
+   * connection stays open until `task` and every overlapping use end.
+   * Rejects with a {@linkcode CoordinatorError} once the coordinator is lost.
+   */
+  async use<T>(task: (evaluate: Evaluate) => Promise<T>): Promise<T> {
+    if (this.#lost) throw this.#lost;
+    this.#users++;
+    try {
+      return await task((script, keys, args) =>
+        this.#evaluate(script, keys, args)
+      );
+    } finally {
+      if (--this.#users === 0) await this.#close();
+    }
+  }
+
+  async #evaluate(
+    script: string,
+    keys: string[],
+    args: string[],
+  ): Promise<unknown> {
+    if (this.#lost) throw this.#lost;
+    try {
+      const client = await (this.#client ??= this.#connect());
+      return await client.eval(script, { keys, arguments: args });
+    } catch (error) {
+      throw this.#lose(error);
+    }
+  }
+
+  async #connect(): Promise<RedisClient> {
+    const { createClient } = await import("@redis/client");
+    const client = createClient({
+      url: this.url,
+      disableOfflineQueue: true,
+      commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+      socket: { reconnectStrategy: false, connectTimeout: COMMAND_TIMEOUT_MS },
+    });
+    client.on("error", (error) => this.#lose(error));
+    await client.connect();
+    return client;
+  }
+
+  /** Marks the coordinator lost (once) and drops the connection. */
+  #lose(error: unknown): CoordinatorError {
+    if (!this.#lost) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#lost = error instanceof CoordinatorError
+        ? error
+        : new CoordinatorError(this.url, reason || "no answer", {
+          cause: error,
+        });
+      this.#client?.then((client) => {
+        if (client.isOpen) client.destroy();
+      }, () => {});
+    }
+    return this.#lost;
+  }
+
+  async #close(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    const open = await client?.catch(() => undefined);
+    if (open?.isOpen) await open.close().catch(() => open.destroy());
+  }
+}
+
+/** Runs a Lua script with `keys` and `args` on the coordinator. */
+export type Evaluate = (
+  script: string,
+  keys: string[],
+  args: string[],
+) => Promise<unknown>;
+
+/** `url` with any user name and password left out. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href.replace(/\/$/, "");
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, "//");
+  }
+}
