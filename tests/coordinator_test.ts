@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { createClient } from "@redis/client";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
+import { getArray } from "../zarr.ts";
+import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
 import { bounded, filesBelow, patterned } from "./support.ts";
 import { hasRedis, type RedisServer, startRedis } from "./redis_server.ts";
 
@@ -425,5 +427,57 @@ Deno.test({
       `peak ${emu.counters.peakConcurrentHeads}`,
     );
     deepStrictEqual(await union(outs), files);
+  },
+});
+
+Deno.test({
+  name:
+    "demo/fleet.ts: four processes with one coordinator keep one HEAD budget and combine their statistics",
+  ignore: !redis,
+  async fn() {
+    await using server = await startRedis();
+    await using emu = await startEmulator({
+      files: await sampleDataset(48),
+      faults: { latencyMs: 5 },
+    });
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "-A",
+        join(REPO, "demo/fleet.ts"),
+        ...["--host", emu.host, "--pid", emu.pid, "--shards", "4"],
+        ...["--coordinator", server.url, "--workers", "1", "--json"],
+      ],
+      env: { REPO_FS_COORDINATOR: "", REPO_API_TOKEN: "" },
+      stdin: "null",
+    }).output();
+    equal(code, 0, decoder.decode(stderr));
+    const { shares, combined } = JSON.parse(decoder.decode(stdout));
+    equal(shares.length, 4);
+    const chunkFiles = (await new RepoFs({ host: emu.host, pid: emu.pid })
+      .find(`${SAMPLE_STORE}/temperature`)).filter((path) =>
+        !path.split("/").pop()!.startsWith(".")
+      );
+    ok(
+      emu.counters.peakConcurrentHeads <= 3,
+      `peak ${emu.counters.peakConcurrentHeads}`,
+    );
+    // Each file once for the whole fleet: the chunks, and at most the four
+    // metadata files (.zgroup, .zmetadata, temperature/.zarray and .zattrs)
+    // that four private caches would each have resolved again.
+    ok(
+      emu.counters.heads <= chunkFiles.length + 4,
+      `${emu.counters.heads} HEADs for ${chunkFiles.length} chunks`,
+    );
+    const { data } = await getArray(
+      new RepoFs({ host: emu.host, pid: emu.pid }),
+      SAMPLE_STORE,
+      "temperature",
+    );
+    const values = data as Float32Array;
+    equal(combined.count, values.length);
+    equal(combined.min, values.reduce((a, b) => Math.min(a, b)));
+    equal(combined.max, values.reduce((a, b) => Math.max(a, b)));
   },
 });
