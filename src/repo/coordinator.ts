@@ -52,7 +52,7 @@ const UNSIGNED_TTL_MS = 3_600_000;
  * First and longest pause between two polls for a place or a URL (a place
  * given back in this process ends the pauses of its waiters at once).
  */
-const POLL_MS = { first: 1, most: 10 };
+const POLL_MS = { first: 1, most: 2 };
 
 /** The keys of one file's content. */
 interface FileKeys {
