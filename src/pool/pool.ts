@@ -12,10 +12,13 @@ import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
 import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
 import {
+  Batch,
   flattenError,
   type FromWorker,
   reviveError,
   type ToWorker,
+  type UrlAnswer,
+  type UrlAsk,
 } from "./pool_protocol.ts";
 import { type PoolWorker, startWorker } from "./worker_port.ts";
 import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
@@ -90,6 +93,8 @@ interface Slot {
   jobs: Set<number>;
   /** The worker's URL asks being answered, by ask number. */
   asks: Map<number, AbortController>;
+  /** Answers to its URL asks, sent together per microtask run. */
+  answers: Batch<number, UrlAnswer>;
   /** The worker said its module loaded. */
   ready: boolean;
   /** The worker was terminated; nothing more is posted to it. */
@@ -137,6 +142,25 @@ const FIRST_RESTART_DELAY_MS = 100;
 const CANCEL_GRACE_MS = 1000;
 
 let crash: (pool: RepoFsPool, index: number, reason: string) => void;
+let countUrlMessages: (pool: RepoFsPool) => UrlMessageCounts;
+
+/**
+ * What crossed between a pool's threads for content URLs.
+ *
+ * @example
+ * ```ts
+ * import type { UrlMessageCounts } from "./pool.ts";
+ * const none: UrlMessageCounts = { askMessages: 0, asks: 0, answerMessages: 0 };
+ * ```
+ */
+export interface UrlMessageCounts {
+  /** Messages of URL asks the workers sent. */
+  askMessages: number;
+  /** URL asks in them. */
+  asks: number;
+  /** Messages of answers the main thread sent. */
+  answerMessages: number;
+}
 
 /**
  * Test seam: worker `index` of `pool` throws an uncaught error, as a crash
@@ -168,6 +192,28 @@ export function crashWorker(
   reason = "crash requested by a test",
 ): void {
   crash(pool, index, reason);
+}
+
+/**
+ * Test seam: how many URL asks the workers of `pool` sent, in how many
+ * messages, and how many messages of answers came back.
+ *
+ * @example
+ * ```ts
+ * import { RepoFsPool, urlMessageCounts } from "./pool.ts";
+ * import { RepoFs } from "../repo_fs.ts";
+ * import { startEmulator } from "../../emulator.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({ files: { "a.txt": "a", "b.txt": "b" } });
+ * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
+ * deepStrictEqual(urlMessageCounts(pool), { askMessages: 0, asks: 0, answerMessages: 0 });
+ * await pool.catRanges([{ path: "a.txt" }, { path: "b.txt" }]);
+ * strictEqual(urlMessageCounts(pool).asks, 2); // one per file
+ * ```
+ */
+export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
+  return countUrlMessages(pool);
 }
 
 /**
@@ -216,6 +262,11 @@ export class RepoFsPool implements AsyncDisposable {
   readonly #cleanups = new Set<Promise<void>>();
   /** Timers of worker starts after a failed one. */
   readonly #restarts = new Set<Timer>();
+  readonly #urlMessages: UrlMessageCounts = {
+    askMessages: 0,
+    asks: 0,
+    answerMessages: 0,
+  };
   #lastJob = 0;
   #listed?: Promise<void>;
   #initialised = false;
@@ -250,6 +301,7 @@ export class RepoFsPool implements AsyncDisposable {
   static {
     crash = (pool, index, reason) =>
       pool.#post(pool.#slots[index], { type: "crash", reason });
+    countUrlMessages = (pool) => ({ ...pool.#urlMessages });
   }
 
   /** As {@linkcode RepoFs.catFile}, done in a worker; aborting `signal` stops it there. */
@@ -428,7 +480,8 @@ export class RepoFsPool implements AsyncDisposable {
     this.#listed ??= this.#fs.info("").then(
       () => {
         this.#initialised = true;
-        for (const slot of this.#slots) this.#init(slot);
+        const serialized = this.#fs.serialize();
+        for (const slot of this.#slots) this.#init(slot, serialized);
       },
       (error) => {
         this.#listed = undefined;
@@ -438,8 +491,8 @@ export class RepoFsPool implements AsyncDisposable {
     return this.#listed;
   }
 
-  #init(slot: Slot): void {
-    this.#post(slot, { type: "init", serialized: this.#fs.serialize() });
+  #init(slot: Slot, serialized = this.#fs.serialize()): void {
+    this.#post(slot, { type: "init", serialized });
   }
 
   #post(slot: Slot, message: ToWorker): void {
@@ -454,6 +507,10 @@ export class RepoFsPool implements AsyncDisposable {
       }),
       jobs: new Set(),
       asks: new Map(),
+      answers: new Batch((answers) => {
+        this.#urlMessages.answerMessages++;
+        this.#post(slot, { type: "resolved", answers });
+      }),
       ready: false,
       dead: false,
     };
@@ -466,34 +523,20 @@ export class RepoFsPool implements AsyncDisposable {
         slot.ready = true;
         this.#startFailures = 0;
         return;
-      case "resolve": {
-        const withdrawn = new AbortController();
-        slot.asks.set(message.ask, withdrawn);
-        const answered = contentUrls(this.#fs).resolve(
-          message.file,
-          message.stale,
-          withdrawn.signal,
-        ).then(
-          (url) => ({ type: "resolved", ask: message.ask, url }) as const,
-          (error) =>
-            ({
-              type: "resolved",
-              ask: message.ask,
-              error: flattenError(error),
-            }) as const,
-        ).then((answer) => {
-          if (!withdrawn.signal.aborted) this.#post(slot, answer);
-        }).finally(() => {
-          this.#resolving.delete(answered);
-          slot.asks.delete(message.ask);
-        });
-        this.#resolving.add(answered);
+      case "resolve":
+        this.#urlMessages.askMessages++;
+        this.#urlMessages.asks += message.asks.length;
+        for (const ask of message.asks) this.#answer(slot, ask);
         return;
-      }
       case "withdraw":
-        slot.asks.get(message.ask)?.abort(
-          new DOMException("The worker no longer needs this URL", "AbortError"),
-        );
+        for (const ask of message.asks) {
+          slot.asks.get(ask)?.abort(
+            new DOMException(
+              "The worker no longer needs this URL",
+              "AbortError",
+            ),
+          );
+        }
         return;
       case "bytes":
         return this.#settle(message.job, { value: message.bytes });
@@ -509,6 +552,30 @@ export class RepoFsPool implements AsyncDisposable {
           error: reviveError(message.error),
         });
     }
+  }
+
+  /**
+   * Resolves a worker's URL ask through the pool's one cache and HEAD
+   * budget; the answer joins the others of its microtask run, unless the
+   * worker withdrew the ask.
+   */
+  #answer(slot: Slot, { ask, file, stale }: UrlAsk): void {
+    const withdrawn = new AbortController();
+    slot.asks.set(ask, withdrawn);
+    const answered = contentUrls(this.#fs).resolve(
+      file,
+      stale,
+      withdrawn.signal,
+    ).then(
+      (url): UrlAnswer => ({ ask, url }),
+      (error): UrlAnswer => ({ ask, error: flattenError(error) }),
+    ).then((answer) => {
+      if (!withdrawn.signal.aborted) slot.answers.add(ask, answer);
+    }).finally(() => {
+      this.#resolving.delete(answered);
+      slot.asks.delete(ask);
+    });
+    this.#resolving.add(answered);
   }
 
   /**

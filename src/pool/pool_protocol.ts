@@ -17,6 +17,7 @@ import {
   RepoProtocolError,
   WorkerCrashedError,
 } from "../base/errors.ts";
+import { CoordinatorError } from "../repo/coordinator_connection.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
@@ -43,7 +44,7 @@ export type ToWorker =
     temporary: string;
   }
   | { type: "cancel"; job: number }
-  | { type: "resolved"; ask: number; url?: ResolvedUrl; error?: PlainError }
+  | { type: "resolved"; answers: UrlAnswer[] }
   | { type: "crash"; reason: string };
 
 /**
@@ -54,8 +55,8 @@ export type ToWorker =
  * ```ts
  * import type { FromWorker } from "./pool_protocol.ts";
  * import { deepStrictEqual } from "node:assert/strict";
- * const answer: FromWorker = { type: "resolve", ask: 1, file: { id: 42, format: "original" } };
- * deepStrictEqual(structuredClone(answer), answer); // plain data: it crosses postMessage whole
+ * const asks: FromWorker = { type: "resolve", asks: [{ ask: 1, file: { id: 42, format: "original" } }] };
+ * deepStrictEqual(structuredClone(asks), asks); // plain data: it crosses postMessage whole
  * ```
  */
 export type FromWorker =
@@ -65,8 +66,125 @@ export type FromWorker =
   | { type: "downloaded"; job: number; result: Downloaded }
   | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
-  | { type: "resolve"; ask: number; file: ContentKey; stale?: string }
-  | { type: "withdraw"; ask: number };
+  | { type: "resolve"; asks: UrlAsk[] }
+  | { type: "withdraw"; asks: number[] };
+
+/**
+ * A worker's ask for the content URL of `file`; `stale` is a URL that
+ * failed. Asks travel in batches (see {@linkcode Batch}).
+ *
+ * @example
+ * ```ts
+ * import type { UrlAsk } from "./pool_protocol.ts";
+ * const again: UrlAsk = { ask: 2, file: { id: 42 }, stale: "https://s3.example/b/k?sig=old" };
+ * ```
+ */
+export interface UrlAsk {
+  /** The worker's number for this ask. */
+  ask: number;
+  /** Which content. */
+  file: ContentKey;
+  /** The URL that failed, if that is why it asks. */
+  stale?: string;
+}
+
+/**
+ * The main thread's answer to one {@linkcode UrlAsk}: the URL, or why
+ * there is none.
+ *
+ * @example
+ * ```ts
+ * import { flattenError, type UrlAnswer } from "./pool_protocol.ts";
+ * const found: UrlAnswer = { ask: 1, url: { url: "https://s3.example/b/k", direct: false, resolvedAt: 0, expiresAt: Infinity } };
+ * const failed: UrlAnswer = { ask: 2, error: flattenError(new Error("HTTP 404")) };
+ * ```
+ */
+export interface UrlAnswer {
+  /** The number of the ask answered. */
+  ask: number;
+  /** The URL, when it was found. */
+  url?: ResolvedUrl;
+  /** Why it was not. */
+  error?: PlainError;
+}
+
+/**
+ * Items gathered during one run of the microtask queue and sent together:
+ * the first `add` after a `send` queues one microtask that sends what was
+ * added by then. An item can be taken back until it is sent. `hold` keeps
+ * items for a later `flush` instead (the worker holds URL asks while the
+ * main thread has enough of its asks to work on).
+ *
+ * @example
+ * ```ts
+ * import { Batch } from "./pool_protocol.ts";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * const sent: string[][] = [];
+ * const batch = new Batch<number, string>((items) => sent.push(items));
+ * batch.add(1, "a");
+ * batch.add(2, "b");
+ * batch.add(3, "c");
+ * strictEqual(batch.take(2), true); // not sent yet: taken back
+ * await Promise.resolve();
+ * deepStrictEqual(sent, [["a", "c"]]);
+ * strictEqual(batch.take(1), false); // already sent
+ *
+ * let holding = true;
+ * const held = new Batch<number, string>((items) => sent.push(items), () => holding);
+ * held.add(4, "d");
+ * await Promise.resolve();
+ * strictEqual(sent.length, 1); // held
+ * holding = false;
+ * held.flush();
+ * deepStrictEqual(sent[1], ["d"]);
+ * ```
+ */
+export class Batch<K, T> {
+  readonly #items = new Map<K, T>();
+  #queued = false;
+
+  /**
+   * @param send called with the items, in the order they were added
+   * @param hold while it says `true`, items wait for a later `flush`
+   */
+  constructor(
+    readonly send: (items: T[]) => void,
+    readonly hold: () => boolean = () => false,
+  ) {}
+
+  /** Items added and not yet sent. */
+  get size(): number {
+    return this.#items.size;
+  }
+
+  /** Adds `item` under `key`; it is sent at the end of this microtask run. */
+  add(key: K, item: T): void {
+    this.#items.set(key, item);
+    this.#queue();
+  }
+
+  /** Takes back the item under `key`; whether it was still unsent. */
+  take(key: K): boolean {
+    return this.#items.delete(key);
+  }
+
+  /** Sends what is waiting, unless `hold` says to keep it. */
+  flush(): void {
+    if (this.#items.size === 0 || this.hold()) return;
+    const items = [...this.#items.values()];
+    this.#items.clear();
+    this.send(items);
+  }
+
+  #queue(): void {
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => {
+      this.#queued = false;
+      this.flush();
+    });
+  }
+}
 
 /**
  * An error as plain data.
@@ -93,6 +211,7 @@ export interface PlainError {
 }
 
 const CLASSES: Record<string, { prototype: Error }> = {
+  CoordinatorError,
   DeaccessionedError,
   NotFoundError,
   IsADirectoryError,

@@ -17,11 +17,13 @@ import { type ContentKey, DownloadUrls } from "../repo/download_urls.ts";
 import type { ArrayPartReader } from "../zarr/array_part.ts";
 import type { AccessAnswer } from "../repo/repo_api.ts";
 import {
+  Batch,
   flattenError,
   type FromWorker,
   reviveError,
   type ToWorker,
   transferables,
+  type UrlAsk,
 } from "./pool_protocol.ts";
 import { connectToPool, type PoolPort } from "./worker_port.ts";
 import { type RepoFs, sharingUrls } from "../repo_fs.ts";
@@ -38,10 +40,26 @@ const asked = new Map<
   number,
   { resolve: (url: AccessAnswer) => void; reject: (e: Error) => void }
 >();
+/** Asks sent to the main thread and neither answered nor withdrawn. */
+let awaited = 0;
+/**
+ * While the main thread has this many of this worker's asks, new ones
+ * wait and go later in one message: twice `headConcurrency`, so that the
+ * pool's HEAD budget is never idle for want of an ask.
+ */
+let keepAsked = Infinity;
+const unsent = new Batch<number, UrlAsk>((batch) => {
+  awaited += batch.length;
+  post({ type: "resolve", asks: batch });
+}, () => awaited >= keepAsked);
+const withdrawals = new Batch<number, number>((batch) =>
+  post({ type: "withdraw", asks: batch })
+);
 
 /**
- * Asks the main thread, which holds the pool's HEAD budget; aborting
- * `signal` withdraws the ask there too.
+ * Asks the main thread, which holds the pool's HEAD budget; the asks of
+ * one microtask run go in one message. Aborting `signal` withdraws the
+ * ask there too.
  */
 function askMainThread(
   file: ContentKey,
@@ -51,10 +69,15 @@ function askMainThread(
   const ask = ++asks;
   return new Promise((resolve, reject) => {
     asked.set(ask, { resolve, reject });
-    post({ type: "resolve", ask, file, stale });
+    unsent.add(ask, { ask, file, stale });
     signal.addEventListener("abort", () => {
       if (!asked.delete(ask)) return;
-      post({ type: "withdraw", ask });
+      if (!unsent.take(ask)) {
+        awaited--;
+        withdrawals.add(ask, ask);
+        // After the other asks this abort withdraws are taken back too.
+        queueMicrotask(() => unsent.flush());
+      }
       reject(signal.reason);
     }, { once: true });
   });
@@ -137,15 +160,21 @@ function receive(message: ToWorker): void {
     case "init": {
       const urls = new DownloadUrls(askMainThread, Number.MAX_SAFE_INTEGER);
       checkSerialized(message.serialized);
+      keepAsked = 2 * message.serialized.options.headConcurrency;
       urls.load(message.serialized.urls);
       fs = sharingUrls(message.serialized, urls);
       return;
     }
     case "resolved": {
-      const waiting = asked.get(message.ask);
-      asked.delete(message.ask);
-      if (message.url) waiting?.resolve(message.url);
-      else waiting?.reject(reviveError(message.error!));
+      for (const { ask, url, error } of message.answers) {
+        const waiting = asked.get(ask);
+        if (waiting === undefined) continue; // withdrawn meanwhile
+        asked.delete(ask);
+        awaited--;
+        if (url) waiting.resolve(url);
+        else waiting.reject(reviveError(error!));
+      }
+      unsent.flush();
       return;
     }
     case "cat":

@@ -285,8 +285,18 @@ export async function readSelection(
 /**
  * Decoded bytes of one chunk of `arr`, counting 8 bytes an element for
  * data types other than numbers (booleans, strings, objects).
+ *
+ * @example
+ * ```ts
+ * import { chunkBytes } from "./array_part.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(chunkBytes({ chunks: [1, 16, 32], dtype: "float32" }), 2048);
+ * strictEqual(chunkBytes({ chunks: [4], dtype: "bool" }), 32);
+ * ```
  */
-function chunkBytes(arr: zarr.Array<zarr.DataType, zarr.Readable>): number {
+export function chunkBytes(
+  arr: { readonly chunks: readonly number[]; readonly dtype: string },
+): number {
   const bits = /^(?:u?int|float)(\d+)$/.exec(arr.dtype)?.[1];
   const elements = arr.chunks.reduce((a, b) => a * b, 1);
   return elements * (bits === undefined ? 8 : Number(bits) / 8);

@@ -12,6 +12,7 @@ import {
   type ArrayPartResult,
   type ArrayResult,
   type ArraySelection,
+  chunkBytes,
   openArray,
   padSelection,
   readSelection,
@@ -25,8 +26,10 @@ import type { ByteSource } from "./zarr_store.ts";
  * directory `root`, or `selection` of it, as `zarr.get` would. With a
  * `RepoFs` it decodes on the calling thread. With a `RepoFsPool` the
  * selection is split along its first axis at chunk boundaries into up to
- * four parts per worker; each worker reads and decodes two parts at a
- * time, and every part is copied into one C-order result as it arrives.
+ * four parts per worker, each of at least {@linkcode MIN_PART_CHUNKS}
+ * chunks or {@linkcode MIN_PART_BYTES} decoded bytes; each worker reads and
+ * decodes two parts at a time, and every part is copied into one C-order
+ * result as it arrives.
  * Arrays of booleans and strings are decoded on the calling thread (their
  * bytes still come through the pool). A point selection gives shape `[]`
  * and one value.
@@ -89,7 +92,7 @@ export async function getArray(
     full,
     arr.shape,
     arr.chunks,
-    decoder.workers * PARTS_PER_WORKER,
+    partCount(full, arr, decoder.workers * PARTS_PER_WORKER),
   );
   const requests = parts.map((part) => ({ root, arrayPath, selection: part }));
   if (requests.length === 1) {
@@ -106,6 +109,80 @@ export async function getArray(
  * only a few parts are held besides the result.
  */
 const PARTS_PER_WORKER = 4;
+
+/**
+ * Fewest chunks in a part of a pool's read, unless its chunks decode to
+ * {@linkcode MIN_PART_BYTES}: a part costs messages, a job and a zarrita
+ * `get` in a worker, which small parts would spend more time on than on
+ * their chunks.
+ *
+ * @example
+ * ```ts
+ * import { MIN_PART_CHUNKS } from "./get_array.ts";
+ * import { ok } from "node:assert/strict";
+ * ok(MIN_PART_CHUNKS > 1);
+ * ```
+ */
+export const MIN_PART_CHUNKS = 64;
+
+/**
+ * Decoded bytes from which a part is big enough whatever its chunk count.
+ *
+ * @example
+ * ```ts
+ * import { MIN_PART_BYTES } from "./get_array.ts";
+ * import { ok } from "node:assert/strict";
+ * ok(MIN_PART_BYTES >= 2 ** 20);
+ * ```
+ */
+export const MIN_PART_BYTES = 4 * 2 ** 20;
+
+/**
+ * How many parts `splitSelection` should cut `selection` of `arr` into: at
+ * most `most`, and few enough that each holds at least
+ * {@linkcode MIN_PART_CHUNKS} chunks or {@linkcode MIN_PART_BYTES} decoded
+ * bytes (at least 1).
+ *
+ * @example
+ * ```ts
+ * import { partCount } from "./get_array.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const small = { shape: [200, 16, 32], chunks: [1, 16, 32], dtype: "float32" };
+ * strictEqual(partCount(null, small, 8), 3); // 2 KiB chunks: 64 or more per part
+ * const big = { shape: [16, 1024, 1024], chunks: [1, 1024, 1024], dtype: "float64" };
+ * strictEqual(partCount(null, big, 8), 8); // 8 MiB chunks: one is enough
+ * ```
+ *
+ * @param selection the whole selection, padded to the array's rank
+ * @param arr the array's shape, chunk shape and data type
+ * @param most the most parts wanted
+ */
+export function partCount(
+  selection: ArraySelection,
+  arr: {
+    readonly shape: readonly number[];
+    readonly chunks: readonly number[];
+    readonly dtype: string;
+  },
+  most: number,
+): number {
+  const touched = arr.shape.map((size, axis) => {
+    const index = selection?.[axis] ?? null;
+    if (typeof index === "number") return 1;
+    const indices = sliceIndices(index, size);
+    if (indices === undefined) return 1;
+    const { start, step, length } = indices;
+    return firstItemOfEachChunk(start, step, length, arr.chunks[axis]).length;
+  });
+  const [rows = 1, ...rest] = touched;
+  const perRow = product(rest);
+  const rowBytes = perRow * chunkBytes(arr);
+  const rowsPerPart = Math.min(
+    Math.ceil(MIN_PART_CHUNKS / Math.max(1, perRow)),
+    Math.ceil(MIN_PART_BYTES / Math.max(1, rowBytes)),
+  );
+  return Math.max(1, Math.min(most, Math.floor(rows / rowsPerPart)));
+}
 
 /**
  * Parts each worker reads at once: while one drains its last chunk reads,
