@@ -309,3 +309,19 @@ export function clip(text: string): string {
   const half = (SHOWN_CHARS - 1) / 2;
   return `${text.slice(0, Math.ceil(half))}…${text.slice(-Math.floor(half))}`;
 }
+
+/**
+ * The message of whatever was thrown: an `Error`'s `message`, anything
+ * else as a string.
+ *
+ * @example
+ * ```ts
+ * import { errorMessage } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(errorMessage(new RangeError("too far")), "too far");
+ * strictEqual(errorMessage("plain words"), "plain words");
+ * ```
+ */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -17,6 +17,7 @@ import {
 } from "../pool/file_download.ts";
 import type { RepoFsPool } from "../pool/pool.ts";
 import { Semaphore } from "../base/semaphore.ts";
+import { errorMessage } from "../base/errors.ts";
 import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
@@ -188,11 +189,7 @@ export async function downloadFile(
   } catch (error) {
     if (options.signal.aborted) return undefined;
     const refused = error instanceof UnsafePathError;
-    const message = refused
-      ? error.reason
-      : error instanceof Error
-      ? error.message
-      : String(error);
+    const message = refused ? error.reason : errorMessage(error);
     return { path, status: "failed", error: message, refused };
   }
 }

@@ -15,6 +15,8 @@
  * @module
  */
 
+import { errorMessage } from "../base/errors.ts";
+
 /** The longest a command may wait for its answer before the coordinator counts as lost. */
 export const COMMAND_TIMEOUT_MS = 5_000;
 
@@ -173,7 +175,7 @@ export class CoordinatorConnection {
   /** Marks the coordinator lost (once) and drops the connection. */
   #lose(error: unknown): CoordinatorError {
     if (!this.#lost) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.#lost = error instanceof CoordinatorError
         ? error
         : new CoordinatorError(this.url, reason || "no answer", {

@@ -21,6 +21,7 @@
 import type { StoredUrl, UrlStore } from "./download_urls.ts";
 import { isStale } from "./download_urls.ts";
 import { urlExpiry } from "./signed_url.ts";
+import { errorMessage } from "../base/errors.ts";
 import { redact } from "../base/secrets.ts";
 import type { Logger } from "../base/types.ts";
 
@@ -145,7 +146,9 @@ export class UrlCacheFile implements UrlStore {
       this.#io = io;
       return this.#readFile();
     } catch (error) {
-      this.#warn(`Cannot use the URL cache in ${this.#dir}: ${message(error)}`);
+      this.#warn(
+        `Cannot use the URL cache in ${this.#dir}: ${errorMessage(error)}`,
+      );
       return [];
     }
   }
@@ -206,7 +209,9 @@ export class UrlCacheFile implements UrlStore {
       fs.renameSync(temporary, path);
     } catch (error) {
       fs.rmSync(temporary, { force: true });
-      this.#warn(`Cannot write the URL cache file ${path}: ${message(error)}`);
+      this.#warn(
+        `Cannot write the URL cache file ${path}: ${errorMessage(error)}`,
+      );
     }
   }
 
@@ -232,14 +237,16 @@ export class UrlCacheFile implements UrlStore {
       }
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") {
-        this.#warn(`Ignoring the URL cache file ${path}: ${message(error)}`);
+        this.#warn(
+          `Ignoring the URL cache file ${path}: ${errorMessage(error)}`,
+        );
       }
       return [];
     }
     try {
       return parseDocument(text, this.#scope).filter(usable);
     } catch (error) {
-      this.#warn(`Ignoring the URL cache file ${path}: ${message(error)}`);
+      this.#warn(`Ignoring the URL cache file ${path}: ${errorMessage(error)}`);
       return [];
     }
   }
@@ -373,8 +380,4 @@ function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
   const deno = (globalThis as { Deno?: typeof Deno }).Deno;
   if (deno) deno.unrefTimer(timer);
   else (timer as unknown as { unref(): void }).unref();
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
