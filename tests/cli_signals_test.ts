@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorFaults } from "../emulator.ts";
-import { filesBelow, patterned } from "./support.ts";
+import { filesBelow, patterned, until } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(REPO, "cli.ts");
@@ -47,11 +47,6 @@ function spawnCli(args: string[]): {
       await collect();
     },
   };
-}
-
-/** Resolves once `check` is true, checking every 10 ms. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!await check()) await new Promise((ok) => setTimeout(ok, 10));
 }
 
 /** Whether a temporary file below `out` has bytes in it. */
@@ -136,7 +131,7 @@ for (const scenario of SCENARIOS) {
               "--out",
               out,
             ]);
-            await until(() => bodyArriving(out));
+            await until(() => bodyArriving(out), "a body arriving");
             const sent = performance.now();
             cli.child.kill(signal);
             const { code, stdout, stderr } = await cli.output();
@@ -201,7 +196,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
           "slow.bin",
           ...range,
         ]);
-        await until(() => Promise.resolve(emu.counters.storeGets > 0));
+        await until(() => emu.counters.storeGets > 0, "a store GET");
         const sent = performance.now();
         cli.child.kill(signal);
         const { code, stderr } = await cli.output();

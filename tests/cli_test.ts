@@ -1,60 +1,20 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorOptions } from "../emulator.ts";
 import { temporaryName } from "../src/pool/file_download.ts";
 import { progressLine } from "../src/cli/progress.ts";
-import { filesBelow } from "./support.ts";
+import {
+  cliCommand,
+  type CliRun,
+  filesBelow,
+  runCli,
+  until,
+} from "./support.ts";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(REPO, "cli.ts");
-const PERMISSIONS = [
-  "--no-prompt",
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-];
 const PARTIAL = ".repo-fs-partial-";
 const decoder = new TextDecoder();
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  bytes: Uint8Array;
-}
-
-/** Runs the command line as a subprocess; REPO_API_TOKEN is empty unless `env` sets it. */
-function command(
-  args: string[],
-  env: Record<string, string> = {},
-  io: "piped" | "null" = "piped",
-): Deno.Command {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMISSIONS, CLI, ...args],
-    cwd: REPO,
-    env: { REPO_API_TOKEN: "", NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: io,
-    stderr: io,
-  });
-}
-
-async function run(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<Run> {
-  const { code, stdout, stderr } = await command(args, env).output();
-  return {
-    code,
-    stdout: decoder.decode(stdout),
-    stderr: decoder.decode(stderr),
-    bytes: stdout,
-  };
-}
 
 /** An emulator, a temp dir, and `cli(...)` with --host and --pid filled in. */
 async function setup(options: EmulatorOptions = {}) {
@@ -66,7 +26,7 @@ async function setup(options: EmulatorOptions = {}) {
     tmp,
     target,
     cli: (args: string[], env?: Record<string, string>) =>
-      run([...target, ...args], env),
+      runCli([...target, ...args], env),
     async [Symbol.asyncDispose]() {
       await emu.close();
       await Deno.remove(tmp, { recursive: true });
@@ -74,7 +34,7 @@ async function setup(options: EmulatorOptions = {}) {
   };
 }
 
-function json<T = unknown>(result: Run): T {
+function json<T = unknown>(result: CliRun): T {
   equal(result.code, 0, `exit ${result.code}: ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
@@ -223,17 +183,17 @@ Deno.test("cat streams whole files and reads byte ranges", async () => {
 
 Deno.test("datasets lists the collection's items with the value for --pid", async () => {
   await using t = await setup({ alias: "science", files: { "a.txt": "a" } });
-  const text = await run(["--host", t.emu.host, "datasets", "science"]);
+  const text = await runCli(["--host", t.emu.host, "datasets", "science"]);
   equal(text.code, 0, text.stderr);
   equal(
     text.stdout,
     `${t.emu.pid}  dataset  https://doi.org/10.5072/FK2/EMULATED\n`,
   );
   const items = json<{ identifier: string }[]>(
-    await run(["--host", t.emu.host, "--json", "datasets", "science"]),
+    await runCli(["--host", t.emu.host, "--json", "datasets", "science"]),
   );
   deepStrictEqual(items.map((i) => i.identifier), ["FK2/EMULATED"]);
-  const missing = await run(["--host", t.emu.host, "datasets", "nope"]);
+  const missing = await runCli(["--host", t.emu.host, "datasets", "nope"]);
   equal(missing.code, 1);
   ok(missing.stderr.includes("Can't find dataverse"), missing.stderr);
 });
@@ -241,8 +201,8 @@ Deno.test("datasets lists the collection's items with the value for --pid", asyn
 Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help", async () => {
   await using t = await setup({ files: SAMPLE });
   const usage = await Promise.all([
-    run([]),
-    run(["frobnicate"]),
+    runCli([]),
+    runCli(["frobnicate"]),
     t.cli(["ls", "--frob"]),
     t.cli(["info"]),
     t.cli(["glob", "a", "b"]),
@@ -252,10 +212,10 @@ Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help
     t.cli(["get", "**"]),
     t.cli(["--head-concurrency", "many", "ls"]),
     t.cli(["--timeout-ms", "0", "ls"]),
-    run(["--pid", t.emu.pid, "ls"]),
-    run(["--host", t.emu.host, "ls"]),
-    run(["--host", t.emu.host, "--pid", "not-a-doi", "ls"]),
-    run(["emulate", "dir", "--port", "70000"]),
+    runCli(["--pid", t.emu.pid, "ls"]),
+    runCli(["--host", t.emu.host, "ls"]),
+    runCli(["--host", t.emu.host, "--pid", "not-a-doi", "ls"]),
+    runCli(["emulate", "dir", "--port", "70000"]),
   ]);
   for (const result of usage) {
     equal(result.code, 2, result.stderr);
@@ -275,7 +235,7 @@ Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help
     t.cli(["cat", "data"]),
     t.cli(["info", "a/../b"]),
     t.cli(["--token-file", join(t.tmp, "no-such-file"), "ls"]),
-    run(["--host", "http://127.0.0.1:9", "--pid", t.emu.pid, "ls"]),
+    runCli(["--host", "http://127.0.0.1:9", "--pid", t.emu.pid, "ls"]),
   ]);
   for (const result of failures) {
     equal(result.code, 1, result.stderr);
@@ -294,11 +254,11 @@ Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help
   ok(verbose.stderr.includes("info: Routing table"), "logger lines");
 
   const help = await Promise.all([
-    run(["--help"]),
-    run(["-h"]),
-    run(["get", "--help"]),
-    run(["help", "cat"]),
-    run(["--", "--help"]), // as `deno task cli -- --help` passes it
+    runCli(["--help"]),
+    runCli(["-h"]),
+    runCli(["get", "--help"]),
+    runCli(["help", "cat"]),
+    runCli(["--", "--help"]), // as `deno task cli -- --help` passes it
   ]);
   for (const result of help) equal(result.code, 0);
   ok(help[0].stdout.includes("Commands:"));
@@ -418,15 +378,14 @@ function slowDataset(): Record<string, Uint8Array> {
 }
 
 /** Waits until `count` complete-named files are below `dir`. */
-async function waitForFiles(dir: string, count: number): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const done = (await filesBelow(dir).catch(() => []))
-      .filter((path) => !path.includes(PARTIAL));
-    if (done.length >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`fewer than ${count} files arrived in time`);
+function waitForFiles(dir: string, count: number): Promise<void> {
+  return until(
+    async () =>
+      (await filesBelow(dir)).filter((path) => !path.includes(PARTIAL))
+        .length >= count,
+    `${count} files in ${dir}`,
+    15_000,
+  );
 }
 
 /** Every complete-named file equals its content; returns their paths. */
@@ -445,7 +404,7 @@ Deno.test("an interrupted get leaves no partial file, and --resume finishes it",
   const files = slowDataset();
   await using t = await setup({ files, faults: { latencyMs: 120 } });
   const out = join(t.tmp, "out");
-  const child = command([
+  const child = cliCommand([
     ...t.target,
     "get",
     "part",
@@ -487,7 +446,7 @@ Deno.test("a get killed outright leaves only marked partial files; --resume comp
   const files = slowDataset();
   await using t = await setup({ files, faults: { latencyMs: 120 } });
   const out = join(t.tmp, "out");
-  const child = command(
+  const child = cliCommand(
     [...t.target, "get", "**", "--out", out, "--parallel", "3"],
     {},
     "null",
@@ -788,7 +747,14 @@ Deno.test("the token works from REPO_API_TOKEN and --token-file and is never sho
     t.cli(["get", "a.txt", "--out", out, "--verbose"], {
       REPO_API_TOKEN: token,
     }),
-    run(["--host", t.emu.host, "datasets", "root", "--token-file", tokenFile]),
+    runCli([
+      "--host",
+      t.emu.host,
+      "datasets",
+      "root",
+      "--token-file",
+      tokenFile,
+    ]),
     t.cli(["ls"]),
     t.cli(["--verbose", "ls"], { REPO_API_TOKEN: "wrong" }),
   ]);
@@ -820,7 +786,7 @@ Deno.test("emulate serves a folder: ls through it, then SIGTERM stops it", async
     await Deno.mkdir(join(dir, "sub"));
     await Deno.writeTextFile(join(dir, "sub", "hello.txt"), "hello\n");
     await Deno.writeTextFile(join(dir, "top.txt"), "top\n");
-    const child = command(["emulate", dir, "--json"]).spawn();
+    const child = cliCommand(["emulate", dir, "--json"]).spawn();
     const reader = child.stdout.getReader();
     let text = "";
     let served: { host: string; pid: string; files: number } | undefined;
@@ -836,9 +802,15 @@ Deno.test("emulate serves a folder: ls through it, then SIGTERM stops it", async
     }
     ok(served, text);
     equal(served.files, 2);
-    const ls = await run(["--host", served.host, "--pid", served.pid, "find"]);
+    const ls = await runCli([
+      "--host",
+      served.host,
+      "--pid",
+      served.pid,
+      "find",
+    ]);
     equal(ls.stdout, "sub/hello.txt\ntop.txt\n");
-    const cat = await run([
+    const cat = await runCli([
       "--host",
       served.host,
       "--pid",
@@ -855,7 +827,7 @@ Deno.test("emulate serves a folder: ls through it, then SIGTERM stops it", async
     ]);
     equal(status.code, 0);
     equal(stderr, "Emulator stopped.\n");
-    const text2 = await command(["emulate", join(dir, "missing")]).output();
+    const text2 = await cliCommand(["emulate", join(dir, "missing")]).output();
     equal(text2.code, 1);
   } finally {
     await Deno.remove(dir, { recursive: true });

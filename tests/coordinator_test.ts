@@ -6,11 +6,17 @@ import { type Emulator, startEmulator } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
 import { getArray } from "../zarr.ts";
 import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
-import { bounded, filesBelow, patterned } from "./support.ts";
+import {
+  bounded,
+  cliCommand,
+  filesBelow,
+  finished,
+  patterned,
+  until,
+} from "./support.ts";
 import { hasRedis, type RedisServer, startRedis } from "./redis_server.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(REPO, "cli.ts");
 const TOKEN = "coordinator-test-token-4711";
 const decoder = new TextDecoder();
 const redis = await hasRedis();
@@ -27,39 +33,14 @@ function dataset(count: number): Record<string, Uint8Array> {
   return files;
 }
 
-/** `repo-fs` as a process of its own, as one machine of a fleet runs it. */
+/** `repo-fs` on the emulator's dataset as a process of its own, as one machine of a fleet runs it. */
 function repoFs(
   emu: Emulator,
   args: string[],
   env: Record<string, string> = {},
 ): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "-A",
-      CLI,
-      "--host",
-      emu.host,
-      "--pid",
-      emu.pid,
-      ...args,
-    ],
-    cwd: REPO,
-    env: { REPO_API_TOKEN: "", NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-}
-
-async function finished(child: Deno.ChildProcess) {
-  const { code, stdout, stderr } = await child.output();
-  return {
-    code,
-    stdout: decoder.decode(stdout),
-    stderr: decoder.decode(stderr),
-  };
+  return cliCommand(["--host", emu.host, "--pid", emu.pid, ...args], env)
+    .spawn();
 }
 
 /** Every file below `dir` with its bytes. */
@@ -88,15 +69,6 @@ async function setup(count: number, latencyMs = 20) {
       await Deno.remove(tmp, { recursive: true });
     },
   };
-}
-
-/** Resolves once `check()` holds; fails naming `what` after 30 s. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Every key in the server with its value (strings only) and time to live. */
@@ -240,6 +212,7 @@ Deno.test({
     await until(
       () => emu.counters.concurrentHeads === 3,
       "the victim holds 3 HEADs",
+      30_000,
     );
     victim.kill("SIGKILL");
     await victim.output();
@@ -275,7 +248,7 @@ Deno.test({
     const reads = Promise.allSettled(
       paths.slice(1).map((path) => fs.catFile(path)),
     );
-    await until(() => emu.counters.heads >= 3, "a few HEADs");
+    await until(() => emu.counters.heads >= 3, "a few HEADs", 30_000);
     await server.stop();
     const outcomes = await reads;
     const failed = outcomes.filter((o) => o.status === "rejected");
@@ -306,7 +279,11 @@ Deno.test({
       "--coordinator",
       server.url,
     ]);
-    await until(() => emu.counters.heads >= 6, "the download is under way");
+    await until(
+      () => emu.counters.heads >= 6,
+      "the download is under way",
+      30_000,
+    );
     await server.stop();
     const result = await finished(child);
     equal(result.code, 1, result.stderr);
@@ -409,11 +386,11 @@ Deno.test({
       (await filesBelow(outs[victim])).filter((path) =>
         !path.includes(".repo-fs-partial-")
       ).length;
-    const deadline = Date.now() + 30_000;
-    while (await written() < 3) {
-      ok(Date.now() < deadline, "the victim never wrote 3 files");
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(
+      async () => await written() >= 3,
+      "the victim wrote 3 files",
+      30_000,
+    );
     children[victim].kill("SIGKILL");
     const killed = await victimDone;
     ok(killed.code !== 0, "the victim was killed before it finished");

@@ -14,7 +14,7 @@ import { downloadToFile } from "../src/pool/file_download.ts";
 import type { RepoFile } from "../src/repo_fs.ts";
 import type { FileInfo } from "../src/base/types.ts";
 import { startEmulator } from "../emulator.ts";
-import { md5, patterned } from "./support.ts";
+import { md5, patterned, until } from "./support.ts";
 
 const PARTIAL = ".repo-fs-partial-";
 
@@ -48,11 +48,6 @@ async function namesIn(dir: string): Promise<string[]> {
   const names = [];
   for await (const entry of Deno.readDir(dir)) names.push(entry.name);
   return names.sort();
-}
-
-/** Resolves once `check` is true, checking every 10 ms. */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!await check()) await new Promise((ok) => setTimeout(ok, 10));
 }
 
 function chunkFiles(count: number): Record<string, Uint8Array> {
@@ -266,7 +261,7 @@ Deno.test("an aborted catFile rejects with the abort reason and the pool stays u
   const controller = new AbortController();
   const reason = new Error("the caller changed its mind");
   const read = pool.catFile("big.bin", { signal: controller.signal });
-  await until(() => emu.counters.storeGets > 0);
+  await until(() => emu.counters.storeGets > 0, "a store GET");
   controller.abort(reason);
   await rejects(read, (error) => error === reason);
   const ranges = pool.catRanges([{ path: "big.bin" }, { path: "a" }], {
@@ -306,7 +301,7 @@ Deno.test("a worker that ignores a cancel is ended within the grace; the pool re
   const download = pool.downloadToFile("a.bin", join(out, "a.bin"), {
     signal: controller.signal,
   });
-  await until(async () => (await namesIn(out)).length > 0);
+  await until(async () => (await namesIn(out)).length > 0, "a file in out");
   ok((await namesIn(out))[0].includes(PARTIAL));
   controller.abort(reason);
   await rejects(download, (error) => error === reason);

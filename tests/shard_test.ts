@@ -10,9 +10,8 @@ import { fileURLToPath } from "node:url";
 import { parseShard, RepoFs, shardFromEnvironment, shardOf } from "../mod.ts";
 import { chunkShard, getArray } from "../zarr.ts";
 import { startEmulator } from "../emulator.ts";
-import { SHARD_VARIABLES } from "../src/tree/shards.ts";
 import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
-import { filesBelow, patterned } from "./support.ts";
+import { filesBelow, patterned, runCli } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const decoder = new TextDecoder();
@@ -253,40 +252,6 @@ Deno.test("chunkShard cuts the first axis at chunk boundaries, balanced, disjoin
   throws(() => chunkShard([10], [4], { index: 2, count: 2 }), RangeError);
 });
 
-/** Runs `repo-fs` in a subprocess; the token, coordinator and job-array variables are blank unless `env` sets them. */
-async function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const blank = Object.fromEntries(SHARD_VARIABLES.map((name) => [name, ""]));
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-net",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      join(REPO, "cli.ts"),
-      ...args,
-    ],
-    cwd: REPO,
-    env: {
-      REPO_API_TOKEN: "",
-      REPO_FS_COORDINATOR: "",
-      NO_COLOR: "1",
-      ...blank,
-      ...env,
-    },
-    stdin: "null",
-  }).output();
-  return {
-    code,
-    stdout: decoder.decode(stdout),
-    stderr: decoder.decode(stderr),
-  };
-}
-
 /** A dataset of files of many sizes, an empty one among them. */
 function dataset(): Record<string, Uint8Array> {
   const files: Record<string, Uint8Array> = {};
@@ -312,7 +277,7 @@ Deno.test("four `get --shard i/4` processes fetch the dataset between them, each
     const outs = [0, 1, 2, 3].map((i) => join(tmp, `share${i}`));
     const runs = await Promise.all(
       outs.map((out, i) =>
-        cli([...target, "get", "**", "--shard", `${i}/4`, "--out", out])
+        runCli([...target, "get", "**", "--shard", `${i}/4`, "--out", out])
       ),
     );
     const found = new Map<string, number>();
@@ -332,7 +297,7 @@ Deno.test("four `get --shard i/4` processes fetch the dataset between them, each
     deepStrictEqual([...new Set(found.values())], [1], "disjoint");
 
     // --resume works on a share as on the whole.
-    const again = await cli([
+    const again = await runCli([
       ...target,
       "--json",
       "get",
@@ -356,7 +321,7 @@ Deno.test("four `get --shard i/4` processes fetch the dataset between them, each
 Deno.test("`get --shard auto` takes its share from a Slurm job array's environment", async () => {
   await using emu = await startEmulator({ files: dataset() });
   const plan = (shard: string, env?: Record<string, string>) =>
-    cli([
+    runCli([
       ...["--host", emu.host, "--pid", emu.pid, "--json"],
       ...["get", "**", "--dry-run", "--shard", shard],
     ], env);
@@ -382,8 +347,8 @@ Deno.test("`get --shard auto` takes its share from a Slurm job array's environme
 Deno.test("`get --shard` with no job array or a share that does not exist is bad usage", async () => {
   const host = ["--host", "http://127.0.0.1:9", "--pid", "doi:10.5072/FK2/X"];
   const [none, outside] = await Promise.all([
-    cli([...host, "get", "**", "--out", "x", "--shard", "auto"]),
-    cli([...host, "get", "**", "--out", "x", "--shard", "4/4"]),
+    runCli([...host, "get", "**", "--out", "x", "--shard", "auto"]),
+    runCli([...host, "get", "**", "--out", "x", "--shard", "4/4"]),
   ]);
   equal(none.code, 2);
   equal(

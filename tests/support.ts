@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SHARD_VARIABLES } from "../src/tree/shards.ts";
 import type { Logger } from "../mod.ts";
 
 /** A logger that keeps what it is told, for assertions. */
@@ -46,6 +48,24 @@ export async function bounded<T>(
   }
 }
 
+/**
+ * Resolves once `check()` holds, checking every 10 ms; fails naming `what`
+ * when it does not hold within `boundMs`.
+ */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  boundMs = HANG_MS,
+): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!await check()) {
+    if (Date.now() > deadline) {
+      throw new Error(`never within ${boundMs} ms: ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The MD5 of `text`, as listings give it. */
 export function md5(text: string): string {
   return createHash("md5").update(text).digest("hex");
@@ -69,4 +89,70 @@ export async function filesBelow(dir: string): Promise<string[]> {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   });
   return found.sort();
+}
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(REPO, "cli.ts");
+/** The permissions the README gives the command line. */
+const CLI_PERMISSIONS = [
+  "--no-prompt",
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+];
+const decoder = new TextDecoder();
+
+/**
+ * The command line as a process of its own, run from the repository root.
+ * What would change what it does from the test runner's environment (the
+ * token, the coordinator, job-array variables) is blank unless `env` sets it.
+ */
+export function cliCommand(
+  args: string[],
+  env: Record<string, string> = {},
+  io: "piped" | "null" = "piped",
+): Deno.Command {
+  const blank = Object.fromEntries(SHARD_VARIABLES.map((name) => [name, ""]));
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...CLI_PERMISSIONS, CLI, ...args],
+    cwd: REPO,
+    env: {
+      REPO_API_TOKEN: "",
+      REPO_FS_COORDINATOR: "",
+      NO_COLOR: "1",
+      ...blank,
+      ...env,
+    },
+    stdin: "null",
+    stdout: io,
+    stderr: io,
+  });
+}
+
+/** What a finished command-line process gave: its exit code, its output decoded, and its stdout's bytes. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  bytes: Uint8Array;
+}
+
+/** Waits for `child` (started with piped output) to end. */
+export async function finished(child: Deno.ChildProcess): Promise<CliRun> {
+  const { code, stdout, stderr } = await child.output();
+  return {
+    code,
+    stdout: decoder.decode(stdout),
+    stderr: decoder.decode(stderr),
+    bytes: stdout,
+  };
+}
+
+/** Runs the command line with `args` to its end. */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  return finished(cliCommand(args, env).spawn());
 }

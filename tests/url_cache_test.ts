@@ -1,41 +1,18 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorOptions } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
+import { type CliRun, runCli } from "./support.ts";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(REPO, "cli.ts");
 const CACHE_MODULE = new URL("../src/repo/url_cache_file.ts", import.meta.url)
   .href;
 const FORMAT = "repo-fs-url-cache/1";
 const decoder = new TextDecoder();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 interface CacheFile {
   format: string;
   urls: { id: number; url: string; direct: boolean; resolvedAt: number }[];
-}
-
-/** `deno run` of the command line: a process of its own, as a user's next run would be. */
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", "-A", CLI, ...args],
-    cwd: REPO,
-    env: { REPO_API_TOKEN: "", NO_COLOR: "1", ...env },
-    stdin: "null",
-  }).output();
-  return {
-    code,
-    stdout: decoder.decode(stdout),
-    stderr: decoder.decode(stderr),
-  };
 }
 
 /** An emulator, a temp dir, and `cli(...)` with the dataset and `--url-cache-dir` filled in. */
@@ -48,7 +25,7 @@ async function setup(options: EmulatorOptions) {
     tmp,
     cacheDir,
     run: (args: string[], env?: Record<string, string>) =>
-      cli([
+      runCli([
         "--host",
         emu.host,
         "--pid",
@@ -71,7 +48,7 @@ async function setup(options: EmulatorOptions) {
   };
 }
 
-function succeeded(run: Run, stdout?: string): void {
+function succeeded(run: CliRun, stdout?: string): void {
   equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
   if (stdout !== undefined) equal(run.stdout, stdout);
 }
