@@ -374,7 +374,17 @@ function contentKey({ id, format }: ContentKey): ContentKey {
 }
 
 /** `7`, or `7?format=original`: the cache's key of a file's content. */
-function cacheKey({ id, format }: ContentKey): string {
+/**
+ * The one key of a file's content URL: its id, and the format read.
+ *
+ * @example
+ * ```ts
+ * import { cacheKey } from "./download_urls.ts";
+ * import { notStrictEqual } from "node:assert/strict";
+ * notStrictEqual(cacheKey({ id: 7 }), cacheKey({ id: 7, format: "original" }));
+ * ```
+ */
+export function cacheKey({ id, format }: ContentKey): string {
   return format === undefined ? String(id) : `${id}?format=${format}`;
 }
 

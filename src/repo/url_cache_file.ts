@@ -19,7 +19,7 @@
  */
 
 import type { StoredUrl, UrlStore } from "./download_urls.ts";
-import { isStale } from "./download_urls.ts";
+import { cacheKey, isStale } from "./download_urls.ts";
 import { urlExpiry } from "./signed_url.ts";
 import { errorMessage } from "../base/errors.ts";
 import { redact } from "../base/secrets.ts";
@@ -165,7 +165,7 @@ export class UrlCacheFile implements UrlStore {
     }
     const { url, direct, expiresAt } = entry.url;
     if ((!direct && expiresAt === Infinity) || redact(url) !== url) return;
-    this.#unwritten.set(entryKey(entry), entry);
+    this.#unwritten.set(cacheKey(entry.file), entry);
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => this.flush(), WRITE_DELAY_MS);
       unrefTimer(this.#timer);
@@ -193,7 +193,7 @@ export class UrlCacheFile implements UrlStore {
       fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
       const merged = new Map<string, StoredUrl>();
       for (const entry of [...this.#readFile(), ...mine]) {
-        const key = entryKey(entry);
+        const key = cacheKey(entry.file);
         const other = merged.get(key)?.url;
         if (!other || runsOutLater(entry, other)) merged.set(key, entry);
       }
@@ -317,10 +317,6 @@ function usable({ url }: StoredUrl): boolean {
 function fileEntry({ file, url }: StoredUrl): FileEntry {
   const { url: href, direct, resolvedAt } = url;
   return { ...file, url: href, direct, resolvedAt };
-}
-
-function entryKey({ file }: StoredUrl): string {
-  return `${file.id}/${file.format ?? ""}`;
 }
 
 function runsOutLater(entry: StoredUrl, other: StoredUrl["url"]): boolean {
