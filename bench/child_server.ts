@@ -103,3 +103,27 @@ function lineReader(
   };
   return { next, cancel: () => lines.cancel() };
 }
+
+/**
+ * The child's side: the lines of its stdin, one command each, until the
+ * parent closes it.
+ *
+ * @example
+ * ```ts ignore
+ * console.log("{}"); // ready
+ * for await (const line of commandLines()) console.log(JSON.stringify({ echo: line }));
+ * ```
+ */
+export async function* commandLines(): AsyncGenerator<string> {
+  const input = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
+  let pending = "";
+  for await (const text of input) {
+    pending += text;
+    let cut;
+    while ((cut = pending.indexOf("\n")) >= 0) {
+      const line = pending.slice(0, cut).trim();
+      pending = pending.slice(cut + 1);
+      yield line;
+    }
+  }
+}

@@ -14,7 +14,7 @@
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-env bench/zarr_serve.ts --rows=2000 --side=128
 // (`--cols=N` makes the shape [rows, side, N]; it defaults to --side.)
 
-import { spawnChildServer } from "./child_server.ts";
+import { commandLines, spawnChildServer } from "./child_server.ts";
 import { countFlag } from "./flags.ts";
 import process from "node:process";
 import { startEmulator } from "../emulator.ts";
@@ -206,31 +206,24 @@ if (import.meta.main) {
       serverPid: Deno.pid,
     } satisfies ZarrServerInfo,
   ));
-  const input = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
-  let pending = "";
-  for await (const text of input) {
-    pending += text;
-    let cut;
-    while ((cut = pending.indexOf("\n")) >= 0) {
-      const [command, value] = pending.slice(0, cut).trim().split(" ");
-      pending = pending.slice(cut + 1);
-      if (command === "counters") {
-        const { user, system } = process.cpuUsage();
-        console.log(JSON.stringify(
-          {
-            ...emu.counters,
-            cpuMs: (user + system) / 1000,
-          } satisfies ServerCounters,
-        ));
-      } else if (command === "reset") {
-        emu.resetCounters();
-        console.log("{}");
-      } else if (command === "latency") {
-        emu.faults.latencyMs = Number(value);
-        console.log("{}");
-      } else {
-        console.log(JSON.stringify({ error: `unknown command ${command}` }));
-      }
+  for await (const line of commandLines()) {
+    const [command, value] = line.split(" ");
+    if (command === "counters") {
+      const { user, system } = process.cpuUsage();
+      console.log(JSON.stringify(
+        {
+          ...emu.counters,
+          cpuMs: (user + system) / 1000,
+        } satisfies ServerCounters,
+      ));
+    } else if (command === "reset") {
+      emu.resetCounters();
+      console.log("{}");
+    } else if (command === "latency") {
+      emu.faults.latencyMs = Number(value);
+      console.log("{}");
+    } else {
+      console.log(JSON.stringify({ error: `unknown command ${command}` }));
     }
   }
   await stop();

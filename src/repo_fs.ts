@@ -27,7 +27,7 @@ import {
 import type { FileInfo, Logger, RepoFsOptions } from "./base/types.ts";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_GET_CONCURRENCY = 64;
+const DEFAULT_GET_CONCURRENCY = 256;
 
 /** Tables shared by instances created with the same storage options. */
 const sharedTables = new Map<string, Promise<RoutingTable>>();
@@ -200,6 +200,8 @@ export class RepoFs {
   readonly version: string;
   /** Most simultaneous HEADs to the repository. */
   readonly headConcurrency: number;
+  /** Most simultaneous buffered content reads. */
+  readonly getConcurrency: number;
   readonly #options: SerializedOptions;
   readonly #api: RepoApi;
   readonly #lister: FileLister;
@@ -252,6 +254,7 @@ export class RepoFs {
     this.pid = normalPid;
     this.version = version;
     this.headConcurrency = headConcurrency;
+    this.getConcurrency = getConcurrency;
     this.#options = {
       host,
       pid: normalPid,

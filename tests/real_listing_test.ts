@@ -490,13 +490,29 @@ Deno.test("pages smaller than asked are followed to the end", async () => {
   equal(emu.counters.listingCalls, 4);
 });
 
+Deno.test("the pages after the first are asked for three at a time and added in order", async () => {
+  const files = manyFiles(5500);
+  await using emu = await startEmulator({
+    files,
+    faults: { latencyMs: 100 },
+  });
+  const fs = dataset(emu);
+  deepStrictEqual(await fs.find(""), Object.keys(files).sort());
+  equal(emu.counters.listingCalls, 6);
+  equal(emu.counters.peakConcurrentListingCalls, 3);
+});
+
 Deno.test("a file count that changes between pages restarts the listing once", async () => {
   await using emu = await startEmulator({ files: manyFiles(2500) });
   const logger = recordingLogger();
   const fs = dataset(emu, { logger });
   emu.faults.pageTotalDrift = 1;
   equal((await fs.find("")).length, 2500);
-  equal(emu.counters.listingCalls, 2 + 3, "page 2 differed; 3 pages again");
+  equal(
+    emu.counters.listingCalls,
+    3 + 3,
+    "page 2 or 3 differed (both were asked for at once); 3 pages again",
+  );
   const warnings = logger.lines.filter((l) => l.level === "warn");
   equal(warnings.length, 1);
   match(
@@ -509,7 +525,7 @@ Deno.test("pages that repeat a file twice in a row are a RepoProtocolError", asy
   await using emu = await startEmulator({ files: manyFiles(2500) });
   const logger = recordingLogger();
   const fs = dataset(emu, { logger });
-  emu.faults.pageOverlap = 2;
+  emu.faults.pageOverlap = 4; // pages 2 and 3, asked for at once, twice
   await rejects(fs.ls(""), (e: unknown) => {
     ok(e instanceof RepoProtocolError, String(e));
     match(
@@ -523,7 +539,7 @@ Deno.test("pages that repeat a file twice in a row are a RepoProtocolError", asy
     return true;
   });
   equal(logger.lines.filter((l) => l.level === "warn").length, 1);
-  equal(emu.counters.listingCalls, 4);
+  equal(emu.counters.listingCalls, 6);
   deepStrictEqual((await fs.find("")).length, 2500, "the next call lists anew");
 });
 

@@ -141,9 +141,11 @@ export interface RepoFsOptions {
   /** Most simultaneous HEAD requests to the repository. Default 3. */
   headConcurrency?: number;
   /**
-   * Most simultaneous buffered content reads (`catFile`, `RepoFile.read`);
-   * streams are not counted. Default 64: enough to keep a link busy, few
-   * enough that `Promise.all` over 10,000 reads does not run out of sockets.
+   * Most simultaneous buffered content reads (`catFile`, `RepoFile.read`,
+   * chunk reads); streams are not counted. Default 256: the most chunk reads
+   * a `getArray` window keeps in flight, few enough that `Promise.all` over
+   * 10,000 reads does not run out of sockets. A `RepoFsPool` shares it out
+   * among its workers.
    */
   getConcurrency?: number;
   /** API token, sent in `tokenHeader` to the repository only. */

@@ -27,6 +27,10 @@ export interface EmulatorCounters {
    * versions.
    */
   listingCalls: number;
+  /** `listingCalls` being handled right now (latency wait included). */
+  concurrentListingCalls: number;
+  /** The most `concurrentListingCalls` seen since start or the last reset. */
+  peakConcurrentListingCalls: number;
   /** Requests to the collection contents endpoint. */
   collectionCalls: number;
   /** HEAD requests on the access endpoint. */
@@ -71,6 +75,8 @@ export interface EmulatorCounters {
 export function createCounters(): EmulatorCounters {
   return {
     listingCalls: 0,
+    concurrentListingCalls: 0,
+    peakConcurrentListingCalls: 0,
     collectionCalls: 0,
     heads: 0,
     concurrentHeads: 0,
@@ -88,8 +94,9 @@ export function createCounters(): EmulatorCounters {
 }
 
 /**
- * Zeroes the counts in place. HEADs still in flight stay counted in
- * `concurrentHeads`, which also becomes the new peak.
+ * Zeroes the counts in place. Requests still in flight stay counted in
+ * `concurrentHeads`, `concurrentStoreGets` and `concurrentListingCalls`,
+ * which also become the new peaks.
  *
  * @example
  * ```ts
@@ -111,12 +118,19 @@ export function resetCounters(counters: EmulatorCounters): void {
     peakConcurrentHeads: counters.concurrentHeads,
     concurrentStoreGets: counters.concurrentStoreGets,
     peakConcurrentStoreGets: counters.concurrentStoreGets,
+    concurrentListingCalls: counters.concurrentListingCalls,
+    peakConcurrentListingCalls: counters.concurrentListingCalls,
   });
 }
 
 const IN_FLIGHT = {
   head: ["heads", "concurrentHeads", "peakConcurrentHeads"],
   storeGet: ["storeGets", "concurrentStoreGets", "peakConcurrentStoreGets"],
+  listing: [
+    "listingCalls",
+    "concurrentListingCalls",
+    "peakConcurrentListingCalls",
+  ],
 } as const;
 
 /**

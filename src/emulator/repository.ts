@@ -58,9 +58,10 @@ export function repositoryHandler(
     const route = matchRoute(request.method, url.pathname, collections);
     const targets: FailureRule["target"][] = ["repo"];
     let leaveHead: (() => void) | undefined;
+    let leaveListing: (() => void) | undefined;
     if (route.kind === "collection") counters.collectionCalls++;
     if (LISTING_KINDS.has(route.kind)) {
-      counters.listingCalls++;
+      leaveListing = enterInFlight(counters, "listing");
       targets.push("listing");
     }
     if (route.kind === "access" && request.method === "HEAD") {
@@ -105,6 +106,7 @@ export function repositoryHandler(
       }
     } finally {
       leaveHead?.();
+      leaveListing?.();
     }
   };
 }

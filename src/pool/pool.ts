@@ -23,6 +23,7 @@ import {
 import { type PoolWorker, startWorker } from "./worker_port.ts";
 import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
 import type { FileInfo } from "../base/types.ts";
+import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
  * Options of `new RepoFsPool(fs, options)`.
@@ -480,7 +481,7 @@ export class RepoFsPool implements AsyncDisposable {
     this.#listed ??= this.#fs.info("").then(
       () => {
         this.#initialised = true;
-        const serialized = this.#fs.serialize();
+        const serialized = this.#serialized();
         for (const slot of this.#slots) this.#init(slot, serialized);
       },
       (error) => {
@@ -491,8 +492,18 @@ export class RepoFsPool implements AsyncDisposable {
     return this.#listed;
   }
 
-  #init(slot: Slot, serialized = this.#fs.serialize()): void {
+  #init(slot: Slot, serialized = this.#serialized()): void {
     this.#post(slot, { type: "init", serialized });
+  }
+
+  /** The dataset for a worker, with its share of the fs's `getConcurrency`. */
+  #serialized(): SerializedRepoFs {
+    const serialized = this.#fs.serialize();
+    const getConcurrency = Math.ceil(this.#fs.getConcurrency / this.size);
+    return {
+      ...serialized,
+      options: { ...serialized.options, getConcurrency },
+    };
   }
 
   #post(slot: Slot, message: ToWorker): void {

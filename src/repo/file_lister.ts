@@ -13,6 +13,8 @@ import type { Logger } from "../base/types.ts";
 
 /** Files asked for per page. */
 const PAGE_SIZE = 1000;
+/** Most pages of the file list in flight at once. */
+const PAGES_AHEAD = 3;
 /** A progress line every this many pages. */
 const PAGES_PER_PROGRESS_LINE = 10;
 
@@ -39,7 +41,7 @@ class InconsistentPages extends RepoProtocolError {}
 
 /**
  * Lists one repository's dataset versions. It starts with the paged file
- * list; the first 404 there (an older installation) makes this instance
+ * list, asking for up to three pages ahead of the one it adds; the first 404 there (an older installation) makes this instance
  * read whole listings from then on. Pages whose `totalCount` changes, that
  * repeat a file id or that stop short restart the listing once; a second
  * time they are a {@linkcode RepoProtocolError}.
@@ -116,44 +118,105 @@ export class FileLister {
     sink: ListingSink<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    const seen = new Set<number>();
-    let total: number | undefined;
-    let offset = 0;
-    for (let pages = 1;; pages++) {
-      const page = await this.api.filePage(
-        pid,
-        version,
-        offset,
-        PAGE_SIZE,
-        signal,
-      );
-      if (total === undefined) {
-        if (page.totalCount === undefined) {
-          // Installations before paging ignore limit and offset: all files at once.
-          for (const file of page.files) sink.add(file);
-          return sink.finish();
+    const page = (offset: number) =>
+      this.api.filePage(pid, version, offset, PAGE_SIZE, signal);
+    const first = await page(0);
+    if (first.totalCount === undefined) {
+      // Installations before paging ignore limit and offset: all files at once.
+      for (const file of first.files) sink.add(file);
+      return sink.finish();
+    }
+    const total = first.totalCount;
+    const ahead = new PagesAhead(page, first.length, total);
+    try {
+      const seen = new Set<number>();
+      let offset = 0;
+      for (let pages = 1;; pages++) {
+        const current = pages === 1 ? first : await ahead.take(offset);
+        const problem = pageProblem(current, offset, total);
+        if (problem !== undefined) {
+          throw new InconsistentPages(problem, current.url);
         }
-        total = page.totalCount;
-      }
-      const problem = pageProblem(page, offset, total);
-      if (problem !== undefined) throw new InconsistentPages(problem, page.url);
-      for (const file of page.files) {
-        if (seen.has(file.id)) {
-          throw new InconsistentPages(
-            `file id ${file.id} is listed again on the page from offset ${offset}`,
-            page.url,
+        for (const file of current.files) {
+          if (seen.has(file.id)) {
+            throw new InconsistentPages(
+              `file id ${file.id} is listed again on the page from offset ${offset}`,
+              current.url,
+            );
+          }
+          seen.add(file.id);
+          sink.add(file);
+        }
+        offset += current.length;
+        if (offset >= total) return sink.finish();
+        if (pages % PAGES_PER_PROGRESS_LINE === 0) {
+          this.logger?.info(
+            `Listed ${grouped(offset)} of ${grouped(total)} files of ${pid}`,
           );
         }
-        seen.add(file.id);
-        sink.add(file);
       }
-      offset += page.length;
-      if (offset >= total) return sink.finish();
-      if (pages % PAGES_PER_PROGRESS_LINE === 0) {
-        this.logger?.info(
-          `Listed ${grouped(offset)} of ${grouped(total)} files of ${pid}`,
-        );
-      }
+    } finally {
+      await ahead.settled();
+    }
+  }
+}
+
+/**
+ * The pages after the first, asked for before they are needed: up to
+ * `PAGES_AHEAD` in flight at once, the one awaited included, at the
+ * offsets the first page's length predicts (a server that caps the page
+ * size caps every page). A page asked for at an offset the list does not
+ * reach (an earlier page was short) is dropped, and the page at the real
+ * offset is asked for then.
+ */
+class PagesAhead {
+  /** Pages asked for and not yet taken, by offset. */
+  readonly #asked = new Map<number, Promise<FilePage>>();
+  /** Every page asked for ahead, taken or not. */
+  readonly #sent: Promise<unknown>[] = [];
+  #next: number;
+
+  constructor(
+    readonly page: (offset: number) => Promise<FilePage>,
+    readonly step: number,
+    readonly total: number,
+  ) {
+    this.#next = step;
+    this.#askAhead();
+  }
+
+  /** The page from `offset`; once it is in, the next page is asked for. */
+  take(offset: number): Promise<FilePage> {
+    let page: Promise<FilePage> | undefined;
+    for (const [at, asked] of this.#asked) {
+      if (at > offset) continue;
+      this.#asked.delete(at);
+      if (at === offset) page = asked;
+    }
+    if (page === undefined) {
+      this.#next = Math.max(this.#next, offset + this.step);
+      page = this.page(offset);
+    }
+    return page.then((taken) => {
+      this.#askAhead();
+      return taken;
+    });
+  }
+
+  /** Waits for every page asked for, whatever became of them. */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.#sent);
+  }
+
+  #askAhead(): void {
+    while (
+      this.step > 0 && this.#asked.size < PAGES_AHEAD && this.#next < this.total
+    ) {
+      const asked = this.page(this.#next);
+      // Its failure is thrown to whoever takes it; a page never taken fails unseen.
+      this.#sent.push(asked.catch(() => {}));
+      this.#asked.set(this.#next, asked);
+      this.#next += this.step;
     }
   }
 }

@@ -1,0 +1,407 @@
+// Issue 13 benchmark, every goal in one run. `getArray` of every chunk of a
+// gzip float32 Zarr v2 array (bench/zarr_serve.ts, in a child process), with
+// 64 KiB chunks (2,000) and 2 KiB chunks (20,000), at 0 and 20 ms emulator
+// latency, from `RepoFs` alone and from pools of 1, 2 and 4 workers. Each
+// source reads in a `deno run` process of its own, as a user's script does:
+//   cold     a new process, an empty `urlCacheDir`: every file needs its
+//            HEAD (listing and pool start-up included)
+//   warm     the same process again, `--reps` times (URLs in memory)
+//   second   a new process with the same `urlCacheDir`: its first read,
+//            listing included, takes the URLs from the file
+// Against, in this process:
+//   baseline zarrita's `get` with every chunk read in flight (its default
+//            queue; with more than 2,000 chunks, 2,000 in flight, as 20,000
+//            sockets exceed the open-files limit) over a plain `fetch` store
+//            on the content URLs resolved beforehand: the warm wire
+//   HEADs    the HEADs of a cold read as bare `fetch` calls, 3 at a time
+//            (`headConcurrency`): the cold wire, measured; the nominal
+//            floor is HEADs × latency / 3
+//
+// Command (from the repository root; about 25 minutes):
+//   deno run --allow-net=127.0.0.1 --allow-read --allow-write --allow-env --allow-run=deno bench/close_to_wire.ts
+// Options: --reps=3 (warm reads per source, and baseline reads),
+// --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20.
+
+import * as zarr from "zarrita";
+import process from "node:process";
+import { commandLines, spawnChildServer } from "./child_server.ts";
+import { countFlag, flag } from "./flags.ts";
+import { RepoFs, RepoFsPool } from "../mod.ts";
+import { getArray } from "../zarr.ts";
+import { chunkQueue } from "../src/zarr/chunk_queue.ts";
+import { ReadWindow } from "../src/zarr/read_window.ts";
+import { median, printTable } from "./synth_listing.ts";
+import {
+  ARRAY_PATH,
+  checksum,
+  spawnZarrServer,
+  ZARR_ROOT,
+  type ZarrServer,
+} from "./zarr_serve.ts";
+
+/** What a reader process answers to `read`. */
+interface ReadReport {
+  ms: number;
+  /** The reader's CPU time over the read, all threads. */
+  cpuMs: number;
+}
+
+/**
+ * A reader: `--reader=HOST --pid=P --workers=N (0: RepoFs alone) --dir=D
+ * --checksum=C`; answers each `read` line with a {@linkcode ReadReport}
+ * and exits when its stdin closes, writing its URL cache as it goes.
+ */
+async function readerProcess(): Promise<void> {
+  const fs = new RepoFs({
+    host: flag("reader", ""),
+    pid: flag("pid", ""),
+    urlCacheDir: flag("dir", ""),
+  });
+  const workers = Number(flag("workers", "0"));
+  const pool = workers > 0 ? new RepoFsPool(fs, { workers }) : undefined;
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  console.log("{}");
+  for await (const line of commandLines()) {
+    if (line !== "read") throw new Error(`unknown command ${line}`);
+    const cpu = cpuMs();
+    const started = performance.now();
+    const { data } = await getArray(pool ?? fs, ZARR_ROOT, ARRAY_PATH);
+    const ms = performance.now() - started;
+    if (String(checksum(data as Float32Array)) !== flag("checksum", "")) {
+      throw new Error("the array read back differs from the one written");
+    }
+    console.log(
+      JSON.stringify({ ms, cpuMs: cpuMs() - cpu } satisfies ReadReport),
+    );
+  }
+  await pool?.close();
+}
+
+/** One timed read and what the emulator saw of it. */
+interface Sample {
+  ms: number;
+  cpuMs: number;
+  heads: number;
+  peakGets: number;
+}
+
+const REPS = countFlag("reps", 3);
+const LAYOUTS = [
+  { kib: "64", rows: 2000, side: 128, cols: 128 },
+  { kib: "2", rows: 20000, side: 16, cols: 32 },
+].filter(({ kib }) => flag("layouts", "64,2").split(",").includes(kib));
+const LATENCIES = flag("latencies", "0,20").split(",").map(Number);
+const SOURCES = [0, 1, 2, 4];
+const HEAD_CONCURRENCY = 3;
+/** Most chunk reads the baseline keeps in flight. */
+const BASELINE_IN_FLIGHT = 2000;
+const GOAL = { warm: 1.2, coldPool: 1.05, second: 1.2 };
+
+const sourceName = (workers: number) =>
+  workers === 0 ? "RepoFs" : `pool of ${workers}`;
+const s = (ms: number) => (ms / 1000).toFixed(2);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const spread = (values: number[]) =>
+  values.length === 1
+    ? s(values[0])
+    : `${s(median(values))} (${s(Math.min(...values))}–${
+      s(Math.max(...values))
+    })`;
+
+async function main(): Promise<void> {
+  const scriptStart = performance.now();
+  console.log(
+    `# close_to_wire.ts ${Deno.args.join(" ")} — ${
+      new Date().toISOString()
+    } — Deno ${Deno.version.deno} (V8 ${Deno.version.v8}) — ${navigator.hardwareConcurrency} CPUs`,
+  );
+  const rows: (string | number)[][] = [];
+  const verdicts: string[] = [];
+  for (const layout of LAYOUTS) {
+    await using server = await spawnZarrServer(layout);
+    const { info } = server;
+    const label = `${layout.kib} KiB × ${info.chunkFiles}`;
+    console.log(
+      `${label}: shape [${info.shape}], chunks [${info.chunks}], ${
+        (info.chunkStoredBytes / info.chunkFiles / 1024).toFixed(2)
+      } KiB stored a chunk`,
+    );
+    const wire = await wireBaseline(server);
+    for (const latency of LATENCIES) {
+      await server.setLatency(latency);
+      const baseline: number[] = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        baseline.push((await measure(server, wire.read)).ms);
+      }
+      const headsMs = latency > 0
+        ? (await measure(server, wire.heads)).ms
+        : undefined;
+      console.log(
+        `  ${latency} ms: baseline ${spread(baseline)} s${
+          headsMs === undefined ? "" : `, bare HEADs ${s(headsMs)} s`
+        }`,
+      );
+      const warmOf = new Map<number, number>();
+      const coldOf = new Map<number, number>();
+      for (const workers of SOURCES) {
+        const got = await sourceRuns(server, workers);
+        const name = sourceName(workers);
+        const warm = median(got.warm.map((x) => x.ms));
+        warmOf.set(workers, warm);
+        coldOf.set(workers, got.cold.ms);
+        const nominalMs = got.cold.heads * latency / HEAD_CONCURRENCY;
+        console.log(
+          `  ${latency} ms ${name}: cold ${s(got.cold.ms)} s, warm ${
+            spread(got.warm.map((x) => x.ms))
+          } s, second ${s(got.second.ms)} s`,
+        );
+        rows.push([
+          label,
+          `${latency} ms`,
+          name,
+          s(got.cold.ms),
+          latency > 0 ? ratio(got.cold.ms, nominalMs) : "—",
+          headsMs === undefined ? "—" : ratio(got.cold.ms, headsMs),
+          spread(got.warm.map((x) => x.ms)),
+          ratio(warm, median(baseline)),
+          s(got.second.ms),
+          ratio(got.second.ms, warm),
+          `${got.cold.heads} / ${
+            got.warm.map((x) => x.heads).join(",")
+          } / ${got.second.heads}`,
+          Math.max(...got.warm.map((x) => x.peakGets)),
+          `${s(got.cold.cpuMs)} / ${s(median(got.warm.map((x) => x.cpuMs)))}`,
+        ]);
+        const where = `${label}, ${latency} ms, ${name}`;
+        verdicts.push(
+          verdict(
+            `${where}: warm / baseline`,
+            warm / median(baseline),
+            GOAL.warm,
+          ),
+          verdict(
+            `${where}: second process / warm, ${got.second.heads} HEADs`,
+            got.second.heads === 0 ? got.second.ms / warm : Infinity,
+            GOAL.second,
+          ),
+        );
+        if (workers > 0) {
+          verdicts.push(
+            verdict(
+              `${where}: warm / RepoFs warm`,
+              warm / warmOf.get(0)!,
+              1,
+            ),
+            verdict(
+              `${where}: cold / RepoFs cold`,
+              got.cold.ms / coldOf.get(0)!,
+              1,
+            ),
+          );
+          if (headsMs !== undefined && info.chunkFiles >= 20_000) {
+            verdicts.push(
+              verdict(
+                `${where}: cold / bare HEADs`,
+                got.cold.ms / headsMs,
+                GOAL.coldPool,
+              ),
+              verdict(
+                `${where}: cold / nominal floor`,
+                got.cold.ms / nominalMs,
+                GOAL.coldPool,
+              ),
+            );
+          }
+        }
+      }
+    }
+    await server.setLatency(0);
+  }
+  console.log(
+    `\n## Cold, warm (median (min–max) of ${REPS}) and second-process reads, s\n`,
+  );
+  printTable([
+    "chunks",
+    "latency",
+    "source",
+    "cold s",
+    "cold / nominal floor",
+    "cold / bare HEADs",
+    "warm s",
+    "warm / baseline",
+    "second process s",
+    "second / warm",
+    "HEADs cold / warm / second",
+    "peak store GETs warm",
+    "CPU s cold / warm",
+  ], rows);
+  console.log(`\n## Goals\n\n${verdicts.map((v) => `- ${v}`).join("\n")}`);
+  console.log(
+    `\nwhole script: ${
+      ((performance.now() - scriptStart) / 1000).toFixed(0)
+    } s`,
+  );
+}
+
+function verdict(what: string, value: number, goal: number): string {
+  return `${what}: ${value.toFixed(2)}× (goal ≤ ${goal}×) — ${
+    value <= goal ? "met" : "NOT met"
+  }`;
+}
+
+/**
+ * The baseline's two reads, on URLs a `RepoFs` resolved at 0 ms: every
+ * chunk through zarrita with all in flight, and every HEAD of a cold read
+ * as bare `fetch` calls.
+ */
+async function wireBaseline(
+  server: ZarrServer,
+): Promise<{ read(): Promise<void>; heads(): Promise<void> }> {
+  const { host, pid } = server.info;
+  const fs = new RepoFs({ host, pid });
+  const urls = new Map<string, string>();
+  const ids: number[] = [];
+  for (const path of await fs.find(ZARR_ROOT)) {
+    const { id } = await fs.info(path);
+    ids.push(id!);
+    urls.set(path.slice(ZARR_ROOT.length), await fs.resolveDownloadUrl(id!));
+  }
+  const store: zarr.AsyncReadable = {
+    async get(key: string) {
+      const url = urls.get(key);
+      if (url === undefined) return undefined;
+      const response = await fetch(url);
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`GET ${key}: ${response.status}`);
+      }
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+  const arr = await zarr.open(zarr.root(store).resolve(ARRAY_PATH), {
+    kind: "array",
+  });
+  const inFlight = server.info.chunkFiles > BASELINE_IN_FLIGHT
+    ? BASELINE_IN_FLIGHT
+    : undefined;
+  const options = inFlight === undefined ? {} : {
+    createQueue: () =>
+      chunkQueue(
+        new ReadWindow({
+          initial: inFlight,
+          floor: inFlight,
+          ceiling: inFlight,
+        }),
+      ),
+  };
+  return {
+    async read() {
+      const { data } = await zarr.get(arr, null, options);
+      if (checksum(data as Float32Array) !== server.info.checksum) {
+        throw new Error("the baseline read wrong values");
+      }
+    },
+    async heads() {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: HEAD_CONCURRENCY }, async () => {
+          while (next < ids.length) {
+            const id = ids[next++];
+            const response = await fetch(
+              `${host}/api/access/datafile/${id}`,
+              { method: "HEAD", redirect: "manual" },
+            );
+            await response.body?.cancel();
+            if (response.status !== 303) {
+              throw new Error(`HEAD ${id}: ${response.status}`);
+            }
+          }
+        }),
+      );
+    },
+  };
+}
+
+/** Times `read` in this process, with the emulator's counters. */
+async function measure(
+  server: ZarrServer,
+  read: () => Promise<void>,
+): Promise<Sample> {
+  await server.reset();
+  const started = performance.now();
+  await read();
+  const ms = performance.now() - started;
+  return { ms, cpuMs: 0, ...await sampleCounters(server) };
+}
+
+async function sampleCounters(server: ZarrServer) {
+  const counters = await server.counters();
+  return {
+    heads: counters.heads,
+    peakGets: counters.peakConcurrentStoreGets,
+  };
+}
+
+/**
+ * One source's cold and warm reads in one process, then the first read of
+ * a second process on the same URL cache directory.
+ */
+async function sourceRuns(
+  server: ZarrServer,
+  workers: number,
+): Promise<{ cold: Sample; warm: Sample[]; second: Sample }> {
+  const dir = await Deno.makeTempDir({ prefix: "close_to_wire_" });
+  try {
+    await using first = await spawnReader(server, workers, dir);
+    const cold = await readIn(server, first.ask);
+    const warm: Sample[] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      warm.push(await readIn(server, first.ask));
+    }
+    await first.stop();
+    await using next = await spawnReader(server, workers, dir);
+    const second = await readIn(server, next.ask);
+    return { cold, warm, second };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function readIn(
+  server: ZarrServer,
+  ask: <T>(command: string) => Promise<T>,
+): Promise<Sample> {
+  await server.reset();
+  const report = await ask<ReadReport>("read");
+  return { ...report, ...await sampleCounters(server) };
+}
+
+function spawnReader(server: ZarrServer, workers: number, dir: string) {
+  const { host, pid } = server.info;
+  return spawnChildServer<Record<string, never>>(
+    new URL(import.meta.url),
+    [
+      `--reader=${host}`,
+      `--pid=${pid}`,
+      `--workers=${workers}`,
+      `--dir=${dir}`,
+      `--checksum=${server.info.checksum}`,
+    ],
+    "a reader process",
+    [
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+    ],
+  );
+}
+
+if (flag("reader", "") !== "") {
+  await readerProcess();
+} else {
+  await main();
+}
