@@ -373,7 +373,6 @@ function contentKey({ id, format }: ContentKey): ContentKey {
   return format === undefined ? { id } : { id, format };
 }
 
-/** `7`, or `7?format=original`: the cache's key of a file's content. */
 /**
  * The one key of a file's content URL: its id, and the format read.
  *

@@ -41,10 +41,11 @@ class InconsistentPages extends RepoProtocolError {}
 
 /**
  * Lists one repository's dataset versions. It starts with the paged file
- * list, asking for up to three pages ahead of the one it adds; the first 404 there (an older installation) makes this instance
- * read whole listings from then on. Pages whose `totalCount` changes, that
- * repeat a file id or that stop short restart the listing once; a second
- * time they are a {@linkcode RepoProtocolError}.
+ * list, asking for up to three pages ahead of the one it adds; the first
+ * 404 there (an older installation) makes this instance read whole
+ * listings from then on. Pages whose `totalCount` changes, that repeat a
+ * file id or that stop short restart the listing once; a second time they
+ * are a {@linkcode RepoProtocolError}.
  *
  * @example
  * ```ts
