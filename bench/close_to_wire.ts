@@ -134,10 +134,10 @@ async function main(): Promise<void> {
       await server.setLatency(latency);
       const baseline: number[] = [];
       for (let rep = 0; rep < REPS; rep++) {
-        baseline.push((await measure(server, wire.read)).ms);
+        baseline.push(await measure(server, wire.read));
       }
       const headsMs = latency > 0
-        ? (await measure(server, wire.heads)).ms
+        ? await measure(server, wire.heads)
         : undefined;
       console.log(
         `  ${latency} ms: baseline ${spread(baseline)} s${
@@ -325,16 +325,15 @@ async function wireBaseline(
   };
 }
 
-/** Times `read` in this process, with the emulator's counters. */
+/** Times `read` in this process, in ms. */
 async function measure(
   server: ZarrServer,
   read: () => Promise<void>,
-): Promise<Sample> {
+): Promise<number> {
   await server.reset();
   const started = performance.now();
   await read();
-  const ms = performance.now() - started;
-  return { ms, cpuMs: 0, ...await sampleCounters(server) };
+  return performance.now() - started;
 }
 
 async function sampleCounters(server: ZarrServer) {
