@@ -25,6 +25,7 @@
 import * as zarr from "zarrita";
 import process from "node:process";
 import { commandLines, spawnChildServer } from "./child_server.ts";
+import { bareHeads } from "./bare_heads.ts";
 import { countFlag, flag } from "./flags.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
@@ -136,6 +137,7 @@ async function main(): Promise<void> {
       for (let rep = 0; rep < REPS; rep++) {
         baseline.push(await measure(server, wire.read));
       }
+      const baselineMs = median(baseline);
       const headsMs = latency > 0
         ? await measure(server, wire.heads)
         : undefined;
@@ -149,13 +151,14 @@ async function main(): Promise<void> {
       for (const workers of SOURCES) {
         const got = await sourceRuns(server, workers);
         const name = sourceName(workers);
-        const warm = median(got.warm.map((x) => x.ms));
+        const warmTimes = got.warm.map((x) => x.ms);
+        const warm = median(warmTimes);
         warmOf.set(workers, warm);
         coldOf.set(workers, got.cold.ms);
         const nominalMs = got.cold.heads * latency / HEAD_CONCURRENCY;
         console.log(
           `  ${latency} ms ${name}: cold ${s(got.cold.ms)} s, warm ${
-            spread(got.warm.map((x) => x.ms))
+            spread(warmTimes)
           } s, second ${s(got.second.ms)} s`,
         );
         rows.push([
@@ -165,8 +168,8 @@ async function main(): Promise<void> {
           s(got.cold.ms),
           latency > 0 ? ratio(got.cold.ms, nominalMs) : "—",
           headsMs === undefined ? "—" : ratio(got.cold.ms, headsMs),
-          spread(got.warm.map((x) => x.ms)),
-          ratio(warm, median(baseline)),
+          spread(warmTimes),
+          ratio(warm, baselineMs),
           s(got.second.ms),
           ratio(got.second.ms, warm),
           `${got.cold.heads} / ${
@@ -179,7 +182,7 @@ async function main(): Promise<void> {
         verdicts.push(
           verdict(
             `${where}: warm / baseline`,
-            warm / median(baseline),
+            warm / baselineMs,
             GOAL.warm,
           ),
           verdict(
@@ -284,19 +287,15 @@ async function wireBaseline(
   const arr = await zarr.open(zarr.root(store).resolve(ARRAY_PATH), {
     kind: "array",
   });
-  const inFlight = server.info.chunkFiles > BASELINE_IN_FLIGHT
-    ? BASELINE_IN_FLIGHT
-    : undefined;
-  const options = inFlight === undefined ? {} : {
-    createQueue: () =>
-      chunkQueue(
-        new ReadWindow({
-          initial: inFlight,
-          floor: inFlight,
-          ceiling: inFlight,
-        }),
-      ),
-  };
+  const fixed = BASELINE_IN_FLIGHT;
+  const options = server.info.chunkFiles > fixed
+    ? {
+      createQueue: () =>
+        chunkQueue(
+          new ReadWindow({ initial: fixed, floor: fixed, ceiling: fixed }),
+        ),
+    }
+    : {};
   return {
     async read() {
       const { data } = await zarr.get(arr, null, options);
@@ -305,22 +304,7 @@ async function wireBaseline(
       }
     },
     async heads() {
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: HEAD_CONCURRENCY }, async () => {
-          while (next < ids.length) {
-            const id = ids[next++];
-            const response = await fetch(
-              `${host}/api/access/datafile/${id}`,
-              { method: "HEAD", redirect: "manual" },
-            );
-            await response.body?.cancel();
-            if (response.status !== 303) {
-              throw new Error(`HEAD ${id}: ${response.status}`);
-            }
-          }
-        }),
-      );
+      await bareHeads(host, ids, HEAD_CONCURRENCY);
     },
   };
 }
@@ -334,14 +318,6 @@ async function measure(
   const started = performance.now();
   await read();
   return performance.now() - started;
-}
-
-async function sampleCounters(server: ZarrServer) {
-  const counters = await server.counters();
-  return {
-    heads: counters.heads,
-    peakGets: counters.peakConcurrentStoreGets,
-  };
 }
 
 /**
@@ -375,7 +351,12 @@ async function readIn(
 ): Promise<Sample> {
   await server.reset();
   const report = await ask<ReadReport>("read");
-  return { ...report, ...await sampleCounters(server) };
+  const counters = await server.counters();
+  return {
+    ...report,
+    heads: counters.heads,
+    peakGets: counters.peakConcurrentStoreGets,
+  };
 }
 
 function spawnReader(server: ZarrServer, workers: number, dir: string) {

@@ -17,6 +17,8 @@
 // process and with the pool's workers.
 
 import { countFlag } from "./flags.ts";
+import { bareHeads } from "./bare_heads.ts";
+import { inFlight } from "./in_flight.ts";
 import process from "node:process";
 import { gunzipSync } from "node:zlib";
 import { RepoFs, RepoFsPool } from "../mod.ts";
@@ -233,45 +235,14 @@ const chunkPaths: string[] = [];
   }
 }
 
-/**
- * The HEAD-only baseline: the same HEADs a cold read sends, as bare
- * `fetch(..., { method: "HEAD", redirect: "manual" })` calls in
- * `HEAD_CONCURRENCY` loops, no GET and no decoding. What the emulator's
- * latency costs per HEAD, measured.
- */
+/** The HEAD-only baseline: the same HEADs a cold read sends, as bare `fetch` calls. */
 async function rawHeads(): Promise<Sample> {
-  let roundTrips = 0;
-  const sample = await timed(() =>
-    inFlight(HEAD_CONCURRENCY, headIds.length, async (i) => {
-      const id = headIds[i];
-      const sent = performance.now();
-      const response = await fetch(
-        `${info.host}/api/access/datafile/${id}`,
-        { method: "HEAD", redirect: "manual" },
-      );
-      await response.body?.cancel();
-      roundTrips += performance.now() - sent;
-      if (response.status !== 303) {
-        throw new Error(`HEAD ${id}: ${response.status}`);
-      }
-    })
-  );
-  sample.headMs = roundTrips / headIds.length;
+  let headMs = NaN;
+  const sample = await timed(async () => {
+    headMs = await bareHeads(info.host, headIds, HEAD_CONCURRENCY);
+  });
+  sample.headMs = headMs;
   return sample;
-}
-
-/** Runs `task(0)` … `task(count - 1)`, `limit` at a time. */
-async function inFlight(
-  limit: number,
-  count: number,
-  task: (i: number) => Promise<unknown>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
 }
 
 const rotate = <T>(items: T[], by: number): T[] =>
