@@ -141,17 +141,9 @@ function download(
 
 let arrayReader: Promise<ArrayPartReader> | undefined;
 
-/**
- * zarrita, loaded on the first array part a worker reads. This copy of
- * zarrita is the worker's own, so its gzip and zlib codecs can be swapped
- * for the cheaper `node:zlib` ones, where the runtime has `node:zlib`.
- */
+/** zarrita, loaded on the first array part a worker reads. */
 async function loadArrayReader(): Promise<ArrayPartReader> {
-  const [{ ArrayPartReader }, { useSyncZlibCodecs }] = await Promise.all([
-    import("../zarr/array_part.ts"),
-    import("../zarr/zlib_codecs.ts"),
-  ]);
-  await useSyncZlibCodecs();
+  const { ArrayPartReader } = await import("../zarr/array_part.ts");
   return new ArrayPartReader(fs!);
 }
 

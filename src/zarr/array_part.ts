@@ -11,6 +11,7 @@ import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { chunkReadWindow } from "./read_window.ts";
 import { type ByteSource, zarrStore } from "./zarr_store.ts";
+import { syncZlibStore } from "./zlib_codecs.ts";
 
 /**
  * A zarrita selection: per axis an index (the axis is dropped), `null` (the
@@ -191,7 +192,8 @@ export class ArrayPartReader {
 
 /**
  * Opens an array (Zarr v2 or v3) of the hierarchy in dataset directory
- * `root`.
+ * `root`, its gzip and zlib chunks to be inflated by `node:zlib` where
+ * there is one (see {@linkcode syncZlibStore}).
  *
  * @example
  * ```ts
@@ -228,7 +230,8 @@ export async function openArray(
   root: string,
   arrayPath: string,
 ): Promise<zarr.Array<zarr.DataType, zarr.Readable>> {
-  const location = zarr.root(zarrStore(fs, root)).resolve(arrayPath);
+  const store = await syncZlibStore(zarrStore(fs, root));
+  const location = zarr.root(store).resolve(arrayPath);
   return await zarr.open(location, { kind: "array" });
 }
 

@@ -1,18 +1,27 @@
 /**
- * gzip and zlib codecs for zarrita that inflate with `node:zlib` in one
- * call. zarrita's own pipe every chunk through a `DecompressionStream`,
- * which inflates just as synchronously but costs more CPU per chunk.
- * zarrita's codec registry is global to a thread's copy of zarrita, which
- * on the main thread is the application's too, so only `RepoFsPool`
- * workers, whose zarrita is their own, register these. Where there is no
- * `node:zlib` (a browser), zarrita's own stay.
+ * gzip and zlib chunks inflated with `node:zlib` in one call. zarrita's own
+ * codecs pipe every chunk through a `DecompressionStream`, which costs 2 to
+ * 4 times the CPU per chunk. zarrita's codec registry is global to a
+ * thread's copy of zarrita, which is the application's too, so these
+ * codecs are registered under names of their own, and only the arrays that
+ * `getArray` opens are told to use them: their metadata is renamed on the
+ * way in (see {@linkcode syncZlibStore}). Where there is no `node:zlib` (a
+ * browser), zarrita's own codecs decode.
  *
  * @module
  */
 
-import { registry, UnsupportedError } from "zarrita";
+import { type AsyncReadable, registry, UnsupportedError } from "zarrita";
 
 type Inflate = (bytes: Uint8Array) => Uint8Array;
+
+/** The name each codec is registered under, by the codec it stands in for. */
+const STAND_INS = new Map([
+  ["gzip", "gzip (node:zlib)"],
+  ["numcodecs.gzip", "gzip (node:zlib)"],
+  ["zlib", "zlib (node:zlib)"],
+  ["numcodecs.zlib", "zlib (node:zlib)"],
+]);
 
 /** A bytes-to-bytes codec that decodes with `inflate`; encoding is refused. */
 function inflatingCodec(name: string, inflate: Inflate) {
@@ -35,21 +44,26 @@ function inflatingCodec(name: string, inflate: Inflate) {
   };
 }
 
+let registered: Promise<boolean> | undefined;
+
 /**
- * Makes zarrita decode `gzip` and `zlib` chunks (Zarr v3 names and the
- * `numcodecs.*` names of v2 compressors) with the synchronous codecs of
- * this module, in this thread's copy of zarrita. Multi-member gzip is
- * read to the end, as Python's `gzip` module (numcodecs) reads it.
- * Resolves to `false`, registering nothing, where `node:zlib` cannot be
- * loaded or is an empty stand-in (as browser bundles make it).
+ * Registers the `node:zlib` codecs in this thread's copy of zarrita, under
+ * their own names (`gzip (node:zlib)`, `zlib (node:zlib)`, and the same
+ * with `numcodecs.` before, as zarrita names a v2 compressor); zarrita's own
+ * `gzip` and `zlib` are left as they are. Multi-member gzip is read to the
+ * end, as Python's `gzip` module (numcodecs) reads it. Resolves to `false`,
+ * registering nothing, where `node:zlib` cannot be loaded or is an empty
+ * stand-in (as browser bundles make it). Registers once per thread.
  *
  * @example
  * ```ts
  * import { registry } from "zarrita";
  * import { useSyncZlibCodecs } from "./zlib_codecs.ts";
  * import { strictEqual } from "node:assert/strict";
+ * const zarritasOwn = registry.get("gzip");
  * strictEqual(await useSyncZlibCodecs(), true);
- * const Gzip = await registry.get("gzip")!();
+ * strictEqual(registry.get("gzip"), zarritasOwn);
+ * const Gzip = await registry.get("gzip (node:zlib)")!();
  * const bytes = new Uint8Array(
  *   await new Response(
  *     new Blob(["hello"]).stream().pipeThrough(new CompressionStream("gzip")),
@@ -59,7 +73,11 @@ function inflatingCodec(name: string, inflate: Inflate) {
  * strictEqual(new TextDecoder().decode(codec.decode(bytes)), "hello");
  * ```
  */
-export async function useSyncZlibCodecs(): Promise<boolean> {
+export function useSyncZlibCodecs(): Promise<boolean> {
+  return registered ??= register();
+}
+
+async function register(): Promise<boolean> {
   let zlib: Partial<typeof import("node:zlib")>;
   try {
     zlib = await import("node:zlib");
@@ -70,11 +88,118 @@ export async function useSyncZlibCodecs(): Promise<boolean> {
   if (typeof gunzipSync !== "function" || typeof inflateSync !== "function") {
     return false;
   }
-  const gzip = inflatingCodec("gzip", gunzipSync);
-  const deflate = inflatingCodec("zlib", inflateSync);
-  for (const prefix of ["", "numcodecs."]) {
-    registry.set(`${prefix}gzip`, () => Promise.resolve(gzip));
-    registry.set(`${prefix}zlib`, () => Promise.resolve(deflate));
+  const codecs = {
+    "gzip (node:zlib)": inflatingCodec("gzip", gunzipSync),
+    "zlib (node:zlib)": inflatingCodec("zlib", inflateSync),
+  };
+  for (const [name, codec] of Object.entries(codecs)) {
+    registry.set(name, () => Promise.resolve(codec));
+    registry.set(`numcodecs.${name}`, () => Promise.resolve(codec));
   }
   return true;
+}
+
+/**
+ * Array metadata (the JSON of a v2 `.zarray` or a v3 `zarr.json`) with
+ * every gzip and zlib codec renamed to its `node:zlib` stand-in: the `id`
+ * of a v2 `compressor` or filter, and the `name` of a v3 codec, those
+ * inside a sharding codec included. Nothing else changes.
+ *
+ * @example
+ * ```ts
+ * import { withSyncZlibCodecs } from "./zlib_codecs.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   withSyncZlibCodecs({ zarr_format: 2, compressor: { id: "gzip", level: 1 }, filters: null }),
+ *   { zarr_format: 2, compressor: { id: "gzip (node:zlib)", level: 1 }, filters: null },
+ * );
+ * deepStrictEqual(
+ *   withSyncZlibCodecs({
+ *     codecs: [{ name: "bytes" }, { name: "gzip" }],
+ *     attributes: { name: "gzip" },
+ *   }),
+ *   {
+ *     codecs: [{ name: "bytes" }, { name: "gzip (node:zlib)" }],
+ *     attributes: { name: "gzip" },
+ *   },
+ * );
+ * ```
+ *
+ * @param metadata parsed array metadata
+ */
+export function withSyncZlibCodecs(metadata: unknown): unknown {
+  if (!isRecord(metadata)) return metadata;
+  const renamed = { ...metadata };
+  if (isRecord(metadata.compressor)) {
+    renamed.compressor = codecRenamed(metadata.compressor);
+  }
+  for (const list of ["filters", "codecs", "index_codecs"]) {
+    const codecs = metadata[list];
+    if (Array.isArray(codecs)) renamed[list] = codecs.map(codecRenamed);
+  }
+  return renamed;
+}
+
+/** One codec's entry, renamed, with any codecs of its configuration. */
+function codecRenamed(codec: unknown): unknown {
+  if (!isRecord(codec)) return codec;
+  const renamed = { ...codec };
+  for (const key of ["id", "name"]) {
+    const standIn = STAND_INS.get(codec[key] as string);
+    if (standIn !== undefined) renamed[key] = standIn;
+  }
+  if (isRecord(codec.configuration)) {
+    renamed.configuration = withSyncZlibCodecs(codec.configuration);
+  }
+  return renamed;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `store`, except that array metadata (`.zarray`, `zarr.json`) comes with
+ * {@linkcode withSyncZlibCodecs} applied, so that arrays opened through it
+ * inflate gzip and zlib chunks with `node:zlib`. `store` itself where the
+ * codecs cannot be registered (see {@linkcode useSyncZlibCodecs}).
+ *
+ * @example
+ * ```ts
+ * import { syncZlibStore } from "./zlib_codecs.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const zarray = { zarr_format: 2, compressor: { id: "zlib" } };
+ * const store = await syncZlibStore({
+ *   get: (key: string) =>
+ *     Promise.resolve(new TextEncoder().encode(key.endsWith(".zarray") ? JSON.stringify(zarray) : "{}")),
+ * });
+ * const bytes = await store.get("/t/.zarray");
+ * deepStrictEqual(JSON.parse(new TextDecoder().decode(bytes)).compressor, { id: "zlib (node:zlib)" });
+ * ```
+ *
+ * @param store a zarrita store
+ */
+export async function syncZlibStore(
+  store: AsyncReadable,
+): Promise<AsyncReadable> {
+  if (!await useSyncZlibCodecs()) return store;
+  return {
+    async get(key, options) {
+      const bytes = await store.get(key, options);
+      if (bytes === undefined || !/(^|\/)(\.zarray|zarr\.json)$/.test(key)) {
+        return bytes;
+      }
+      let metadata: unknown;
+      try {
+        metadata = JSON.parse(new TextDecoder().decode(bytes));
+      } catch {
+        return bytes;
+      }
+      return new TextEncoder().encode(
+        JSON.stringify(withSyncZlibCodecs(metadata)),
+      );
+    },
+    getRange: store.getRange &&
+      ((key, range, options) => store.getRange!(key, range, options)),
+  };
 }
