@@ -7,13 +7,17 @@
 //            HEAD (listing and pool start-up included)
 //   warm     the same process again, `--reps` times (URLs in memory)
 //   second   a new process with the same `urlCacheDir`: its first read,
+//            `--reps` times, each in a process of its own,
 //            listing included, takes the URLs from the file
-// Against, in this process:
-//   baseline zarrita's `get` with every chunk read in flight (its default
-//            queue; with more than 2,000 chunks, 2,000 in flight, as 20,000
-//            sockets exceed the open-files limit) over a plain `fetch` store
-//            on the content URLs resolved beforehand: the warm wire
-//   HEADs    the HEADs of a cold read as bare `fetch` calls, 3 at a time
+// Against:
+//   baseline zarrita's `open` and `get` with every chunk read in flight (its
+//            default queue; with more than 2,000 chunks, 2,000 in flight, as
+//            20,000 sockets exceed the open-files limit) over a plain
+//            `fetch` store on the content URLs resolved beforehand: the warm
+//            wire, in this process; and once more in a `deno run` process
+//            of its own, whose first read is what a new process costs
+//            without any of this package
+//   HEADs    in this process, the HEADs of a cold read as bare `fetch` calls, 3 at a time
 //            (`headConcurrency`): the cold wire, measured; the nominal
 //            floor is HEADs × latency / 3
 //
@@ -60,10 +64,6 @@ async function readerProcess(): Promise<void> {
   });
   const workers = Number(flag("workers", "0"));
   const pool = workers > 0 ? new RepoFsPool(fs, { workers }) : undefined;
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
   console.log("{}");
   for await (const line of commandLines()) {
     if (line !== "read") throw new Error(`unknown command ${line}`);
@@ -79,6 +79,39 @@ async function readerProcess(): Promise<void> {
     );
   }
   await pool?.close();
+}
+
+/**
+ * The baseline in a process of its own: `--baseline=FILE` (the URLs of
+ * {@linkcode wireUrls}, as JSON entries) `--chunks=N --checksum=C`;
+ * answers each `read` line with a {@linkcode ReadReport}.
+ */
+async function baselineProcess(): Promise<void> {
+  const urls = new Map<string, string>(
+    JSON.parse(await Deno.readTextFile(flag("baseline", ""))),
+  );
+  const read = baselineRead(
+    urls,
+    Number(flag("chunks", "0")),
+    flag("checksum", ""),
+  );
+  console.log("{}");
+  for await (const line of commandLines()) {
+    if (line !== "read") throw new Error(`unknown command ${line}`);
+    const cpu = cpuMs();
+    const started = performance.now();
+    await read();
+    const ms = performance.now() - started;
+    console.log(
+      JSON.stringify({ ms, cpuMs: cpuMs() - cpu } satisfies ReadReport),
+    );
+  }
+}
+
+/** This process's CPU time so far, all threads, in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** One timed read and what the emulator saw of it. */
@@ -130,28 +163,57 @@ async function main(): Promise<void> {
         (info.chunkStoredBytes / info.chunkFiles / 1024).toFixed(2)
       } KiB stored a chunk`,
     );
-    const wire = await wireBaseline(server);
+    const { urls, ids } = await wireUrls(server);
+    const urlFile = await Deno.makeTempFile({ prefix: "close_to_wire_" });
+    await Deno.writeTextFile(urlFile, JSON.stringify([...urls]));
+    const read = baselineRead(urls, info.chunkFiles, String(info.checksum));
     for (const latency of LATENCIES) {
       await server.setLatency(latency);
       const baseline: number[] = [];
       for (let rep = 0; rep < REPS; rep++) {
-        baseline.push(await measure(server, wire.read));
+        baseline.push(await measure(server, read));
       }
       const baselineMs = median(baseline);
+      const newProcess = await baselineInNewProcesses(server, urlFile);
+      const newProcessMs = median(newProcess);
       const headsMs = latency > 0
-        ? await measure(server, wire.heads)
+        ? await measure(
+          server,
+          () => bareHeads(info.host, ids, HEAD_CONCURRENCY),
+        )
         : undefined;
       console.log(
-        `  ${latency} ms: baseline ${spread(baseline)} s${
+        `  ${latency} ms: baseline ${
+          spread(baseline)
+        } s, first read of a new process ${spread(newProcess)} s${
           headsMs === undefined ? "" : `, bare HEADs ${s(headsMs)} s`
         }`,
       );
+      rows.push([
+        label,
+        `${latency} ms`,
+        "zarrita, all in flight (baseline)",
+        "—",
+        "—",
+        "—",
+        spread(baseline),
+        "1.00×",
+        spread(newProcess),
+        ratio(newProcessMs, baselineMs),
+        "— / — / —",
+        "—",
+        "—",
+      ]);
       const warmOf = new Map<number, number>();
       const coldOf = new Map<number, number>();
       for (const workers of SOURCES) {
         const got = await sourceRuns(server, workers);
         const name = sourceName(workers);
         const warmTimes = got.warm.map((x) => x.ms);
+        const secondTimes = got.second.map((x) => x.ms);
+        const second = median(secondTimes);
+        const secondHeads = got.second.map((x) => x.heads);
+        const allSecondHeads = secondHeads.reduce((a, b) => a + b, 0);
         const warm = median(warmTimes);
         warmOf.set(workers, warm);
         coldOf.set(workers, got.cold.ms);
@@ -159,7 +221,7 @@ async function main(): Promise<void> {
         console.log(
           `  ${latency} ms ${name}: cold ${s(got.cold.ms)} s, warm ${
             spread(warmTimes)
-          } s, second ${s(got.second.ms)} s`,
+          } s, second ${spread(secondTimes)} s`,
         );
         rows.push([
           label,
@@ -170,11 +232,11 @@ async function main(): Promise<void> {
           headsMs === undefined ? "—" : ratio(got.cold.ms, headsMs),
           spread(warmTimes),
           ratio(warm, baselineMs),
-          s(got.second.ms),
-          ratio(got.second.ms, warm),
-          `${got.cold.heads} / ${
-            got.warm.map((x) => x.heads).join(",")
-          } / ${got.second.heads}`,
+          spread(secondTimes),
+          ratio(second, warm),
+          `${got.cold.heads} / ${got.warm.map((x) => x.heads).join(",")} / ${
+            secondHeads.join(",")
+          }`,
           Math.max(...got.warm.map((x) => x.peakGets)),
           `${s(got.cold.cpuMs)} / ${s(median(got.warm.map((x) => x.cpuMs)))}`,
         ]);
@@ -186,8 +248,10 @@ async function main(): Promise<void> {
             GOAL.warm,
           ),
           verdict(
-            `${where}: second process / warm, ${got.second.heads} HEADs`,
-            got.second.heads === 0 ? got.second.ms / warm : Infinity,
+            `${where}: second process / warm, ${allSecondHeads} HEADs (the baseline's first read in a new process: ${
+              ratio(newProcessMs, baselineMs)
+            } its warm)`,
+            allSecondHeads === 0 ? second / warm : Infinity,
             GOAL.second,
           ),
         );
@@ -222,9 +286,10 @@ async function main(): Promise<void> {
       }
     }
     await server.setLatency(0);
+    await Deno.remove(urlFile);
   }
   console.log(
-    `\n## Cold, warm (median (min–max) of ${REPS}) and second-process reads, s\n`,
+    `\n## Cold, warm and second-process reads (median (min–max) of ${REPS}), s\n`,
   );
   printTable([
     "chunks",
@@ -256,13 +321,12 @@ function verdict(what: string, value: number, goal: number): string {
 }
 
 /**
- * The baseline's two reads, on URLs a `RepoFs` resolved at 0 ms: every
- * chunk through zarrita with all in flight, and every HEAD of a cold read
- * as bare `fetch` calls.
+ * The content URL of every file of the hierarchy, by zarrita key, resolved
+ * at 0 ms through a `RepoFs`; and the file ids.
  */
-async function wireBaseline(
+async function wireUrls(
   server: ZarrServer,
-): Promise<{ read(): Promise<void>; heads(): Promise<void> }> {
+): Promise<{ urls: Map<string, string>; ids: number[] }> {
   const { host, pid } = server.info;
   const fs = new RepoFs({ host, pid });
   const urls = new Map<string, string>();
@@ -272,6 +336,19 @@ async function wireBaseline(
     ids.push(id!);
     urls.set(path.slice(ZARR_ROOT.length), await fs.resolveDownloadUrl(id!));
   }
+  return { urls, ids };
+}
+
+/**
+ * The baseline's read: zarrita opens the array and reads every chunk with
+ * all in flight (at most {@linkcode BASELINE_IN_FLIGHT}) over a plain
+ * `fetch` store on `urls`, and the values are checked.
+ */
+function baselineRead(
+  urls: Map<string, string>,
+  chunkFiles: number,
+  expected: string,
+): () => Promise<void> {
   const store: zarr.AsyncReadable = {
     async get(key: string) {
       const url = urls.get(key);
@@ -284,11 +361,8 @@ async function wireBaseline(
       return new Uint8Array(await response.arrayBuffer());
     },
   };
-  const arr = await zarr.open(zarr.root(store).resolve(ARRAY_PATH), {
-    kind: "array",
-  });
   const fixed = BASELINE_IN_FLIGHT;
-  const options = server.info.chunkFiles > fixed
+  const options = chunkFiles > fixed
     ? {
       createQueue: () =>
         chunkQueue(
@@ -296,23 +370,55 @@ async function wireBaseline(
         ),
     }
     : {};
-  return {
-    async read() {
-      const { data } = await zarr.get(arr, null, options);
-      if (checksum(data as Float32Array) !== server.info.checksum) {
-        throw new Error("the baseline read wrong values");
-      }
-    },
-    async heads() {
-      await bareHeads(host, ids, HEAD_CONCURRENCY);
-    },
+  return async () => {
+    const arr = await zarr.open(zarr.root(store).resolve(ARRAY_PATH), {
+      kind: "array",
+    });
+    const { data } = await zarr.get(arr, null, options);
+    if (String(checksum(data as Float32Array)) !== expected) {
+      throw new Error("the baseline read wrong values");
+    }
   };
+}
+
+/**
+ * The first read of the baseline in a new process, in ms: each of `REPS`
+ * processes reads once.
+ */
+async function baselineInNewProcesses(
+  server: ZarrServer,
+  urlFile: string,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    times.push(await baselineInNewProcess(server, urlFile));
+  }
+  return times;
+}
+
+async function baselineInNewProcess(
+  server: ZarrServer,
+  urlFile: string,
+): Promise<number> {
+  await using child = await spawnChildServer<Record<string, never>>(
+    new URL(import.meta.url),
+    [
+      `--baseline=${urlFile}`,
+      `--chunks=${server.info.chunkFiles}`,
+      `--checksum=${server.info.checksum}`,
+    ],
+    "a baseline process",
+    ["--allow-net=127.0.0.1", "--allow-read"],
+  );
+  await server.reset();
+  const { ms } = await child.ask<ReadReport>("read");
+  return ms;
 }
 
 /** Times `read` in this process, in ms. */
 async function measure(
   server: ZarrServer,
-  read: () => Promise<void>,
+  read: () => Promise<unknown>,
 ): Promise<number> {
   await server.reset();
   const started = performance.now();
@@ -321,13 +427,14 @@ async function measure(
 }
 
 /**
- * One source's cold and warm reads in one process, then the first read of
- * a second process on the same URL cache directory.
+ * One source's cold and warm reads in one process, then the first reads
+ * of `REPS` new processes, one after the other, on the same URL cache
+ * directory.
  */
 async function sourceRuns(
   server: ZarrServer,
   workers: number,
-): Promise<{ cold: Sample; warm: Sample[]; second: Sample }> {
+): Promise<{ cold: Sample; warm: Sample[]; second: Sample[] }> {
   const dir = await Deno.makeTempDir({ prefix: "close_to_wire_" });
   try {
     await using first = await spawnReader(server, workers, dir);
@@ -337,8 +444,11 @@ async function sourceRuns(
       warm.push(await readIn(server, first.ask));
     }
     await first.stop();
-    await using next = await spawnReader(server, workers, dir);
-    const second = await readIn(server, next.ask);
+    const second: Sample[] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      await using next = await spawnReader(server, workers, dir);
+      second.push(await readIn(server, next.ask));
+    }
     return { cold, warm, second };
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -382,6 +492,8 @@ function spawnReader(server: ZarrServer, workers: number, dir: string) {
 
 if (flag("reader", "") !== "") {
   await readerProcess();
+} else if (flag("baseline", "") !== "") {
+  await baselineProcess();
 } else {
   await main();
 }
