@@ -2,12 +2,12 @@
  * gzip and zlib chunks inflated with `node:zlib` in one call. zarrita's own
  * codecs pipe every chunk through a `DecompressionStream`, which costs more
  * CPU per chunk: 2 to 4 times as much for a 2 KiB chunk, 1.3 to 1.6 times
- * for a 64 KiB one. zarrita's codec registry is global to a
- * thread's copy of zarrita, which is the application's too, so these
- * codecs are registered under names of their own, and only the arrays that
- * `getArray` opens are told to use them: their metadata is renamed on the
- * way in (see {@linkcode syncZlibStore}). Where there is no `node:zlib` (a
- * browser), zarrita's own codecs decode.
+ * for a 64 KiB one. zarrita's codec registry is global to a thread's copy
+ * of zarrita, which is the application's too, so these codecs are
+ * registered under names of their own, and only the arrays that `getArray`
+ * opens are told to use them: their metadata is renamed on the way in (see
+ * {@linkcode syncZlibStore}). Where there is no `node:zlib` (a browser),
+ * zarrita's own codecs decode.
  *
  * @module
  */
