@@ -64,20 +64,9 @@ async function readerProcess(): Promise<void> {
   });
   const workers = Number(flag("workers", "0"));
   const pool = workers > 0 ? new RepoFsPool(fs, { workers }) : undefined;
-  console.log("{}");
-  for await (const line of commandLines()) {
-    if (line !== "read") throw new Error(`unknown command ${line}`);
-    const cpu = cpuMs();
-    const started = performance.now();
-    const { data } = await getArray(pool ?? fs, ZARR_ROOT, ARRAY_PATH);
-    const ms = performance.now() - started;
-    if (String(checksum(data as Float32Array)) !== flag("checksum", "")) {
-      throw new Error("the array read back differs from the one written");
-    }
-    console.log(
-      JSON.stringify({ ms, cpuMs: cpuMs() - cpu } satisfies ReadReport),
-    );
-  }
+  await answerReads(async () =>
+    (await getArray(pool ?? fs, ZARR_ROOT, ARRAY_PATH)).data as Float32Array
+  );
   await pool?.close();
 }
 
@@ -90,28 +79,37 @@ async function baselineProcess(): Promise<void> {
   const urls = new Map<string, string>(
     JSON.parse(await Deno.readTextFile(flag("baseline", ""))),
   );
-  const read = baselineRead(
-    urls,
-    Number(flag("chunks", "0")),
-    flag("checksum", ""),
-  );
+  await answerReads(baselineRead(urls, Number(flag("chunks", "0"))));
+}
+
+/**
+ * A child's side: prints its ready line, then times `read` for each `read`
+ * line and answers with a {@linkcode ReadReport}, once the values are
+ * checked against `--checksum` (not timed).
+ */
+async function answerReads(read: () => Promise<Float32Array>): Promise<void> {
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   console.log("{}");
   for await (const line of commandLines()) {
     if (line !== "read") throw new Error(`unknown command ${line}`);
     const cpu = cpuMs();
     const started = performance.now();
-    await read();
+    const values = await read();
     const ms = performance.now() - started;
-    console.log(
-      JSON.stringify({ ms, cpuMs: cpuMs() - cpu } satisfies ReadReport),
-    );
+    const report: ReadReport = { ms, cpuMs: cpuMs() - cpu };
+    checkValues(values, flag("checksum", ""));
+    console.log(JSON.stringify(report));
   }
 }
 
-/** This process's CPU time so far, all threads, in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
+/** Throws unless `values` are the ones written (`expected`: their checksum). */
+function checkValues(values: Float32Array, expected: string): void {
+  if (String(checksum(values)) !== expected) {
+    throw new Error("the array read back differs from the one written");
+  }
 }
 
 /** One timed read and what the emulator saw of it. */
@@ -166,21 +164,23 @@ async function main(): Promise<void> {
     const { urls, ids } = await wireUrls(server);
     const urlFile = await Deno.makeTempFile({ prefix: "close_to_wire_" });
     await Deno.writeTextFile(urlFile, JSON.stringify([...urls]));
-    const read = baselineRead(urls, info.chunkFiles, String(info.checksum));
+    const read = baselineRead(urls, info.chunkFiles);
     for (const latency of LATENCIES) {
       await server.setLatency(latency);
       const baseline: number[] = [];
       for (let rep = 0; rep < REPS; rep++) {
-        baseline.push(await measure(server, read));
+        const { ms, value } = await measure(server, read);
+        checkValues(value, String(info.checksum));
+        baseline.push(ms);
       }
       const baselineMs = median(baseline);
       const newProcess = await baselineInNewProcesses(server, urlFile);
       const newProcessMs = median(newProcess);
       const headsMs = latency > 0
-        ? await measure(
+        ? (await measure(
           server,
           () => bareHeads(info.host, ids, HEAD_CONCURRENCY),
-        )
+        )).ms
         : undefined;
       console.log(
         `  ${latency} ms: baseline ${
@@ -342,13 +342,12 @@ async function wireUrls(
 /**
  * The baseline's read: zarrita opens the array and reads every chunk with
  * all in flight (at most {@linkcode BASELINE_IN_FLIGHT}) over a plain
- * `fetch` store on `urls`, and the values are checked.
+ * `fetch` store on `urls`.
  */
 function baselineRead(
   urls: Map<string, string>,
   chunkFiles: number,
-  expected: string,
-): () => Promise<void> {
+): () => Promise<Float32Array> {
   const store: zarr.AsyncReadable = {
     async get(key: string) {
       const url = urls.get(key);
@@ -375,9 +374,7 @@ function baselineRead(
       kind: "array",
     });
     const { data } = await zarr.get(arr, null, options);
-    if (String(checksum(data as Float32Array)) !== expected) {
-      throw new Error("the baseline read wrong values");
-    }
+    return data as Float32Array;
   };
 }
 
@@ -391,39 +388,31 @@ async function baselineInNewProcesses(
 ): Promise<number[]> {
   const times: number[] = [];
   for (let rep = 0; rep < REPS; rep++) {
-    times.push(await baselineInNewProcess(server, urlFile));
+    await using child = await spawnChildServer<Record<string, never>>(
+      new URL(import.meta.url),
+      [
+        `--baseline=${urlFile}`,
+        `--chunks=${server.info.chunkFiles}`,
+        `--checksum=${server.info.checksum}`,
+      ],
+      "a baseline process",
+      ["--allow-net=127.0.0.1", "--allow-read"],
+    );
+    await server.reset();
+    times.push((await child.ask<ReadReport>("read")).ms);
   }
   return times;
 }
 
-async function baselineInNewProcess(
+/** Times `read` in this process: its time in ms, and what it gave. */
+async function measure<T>(
   server: ZarrServer,
-  urlFile: string,
-): Promise<number> {
-  await using child = await spawnChildServer<Record<string, never>>(
-    new URL(import.meta.url),
-    [
-      `--baseline=${urlFile}`,
-      `--chunks=${server.info.chunkFiles}`,
-      `--checksum=${server.info.checksum}`,
-    ],
-    "a baseline process",
-    ["--allow-net=127.0.0.1", "--allow-read"],
-  );
-  await server.reset();
-  const { ms } = await child.ask<ReadReport>("read");
-  return ms;
-}
-
-/** Times `read` in this process, in ms. */
-async function measure(
-  server: ZarrServer,
-  read: () => Promise<unknown>,
-): Promise<number> {
+  read: () => Promise<T>,
+): Promise<{ ms: number; value: T }> {
   await server.reset();
   const started = performance.now();
-  await read();
-  return performance.now() - started;
+  const value = await read();
+  return { ms: performance.now() - started, value };
 }
 
 /**
