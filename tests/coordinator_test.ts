@@ -71,7 +71,6 @@ async function setup(count: number, latencyMs = 20) {
   };
 }
 
-/** Every key in the server with its value (strings only) and time to live. */
 /** The repository never saw more than the fleet's 3 HEADs at once. */
 function withinOneBudget(emu: Emulator): void {
   ok(
@@ -80,6 +79,7 @@ function withinOneBudget(emu: Emulator): void {
   );
 }
 
+/** Every key in the server with its value (strings only) and time to live. */
 async function keysOf(server: RedisServer) {
   const client = createClient({ url: server.url });
   await client.connect();

@@ -1,7 +1,6 @@
 import { deepStrictEqual, equal, match, throws } from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import * as zarr from "zarrita";
-import { registry, UnsupportedError } from "zarrita";
 import { useSyncZlibCodecs } from "../src/zarr/zlib_codecs.ts";
 import { RepoFs } from "../mod.ts";
 import { getArray, zarrStore } from "../zarr.ts";
@@ -12,7 +11,7 @@ type Decoder = { decode(bytes: Uint8Array): Uint8Array; encode(): never };
 
 async function codec(name: string): Promise<Decoder> {
   equal(await useSyncZlibCodecs(), true);
-  const entry = await registry.get(name)!();
+  const entry = await zarr.registry.get(name)!();
   return entry.fromConfig({}, {} as never) as unknown as Decoder;
 }
 
@@ -41,7 +40,7 @@ Deno.test("the synchronous codecs take gzip and zlib under their own names and d
       const out = decoder.decode(input);
       deepStrictEqual(out, BYTES);
       equal(out.buffer.byteLength, out.byteLength, "owns its buffer");
-      throws(() => decoder.encode(), UnsupportedError);
+      throws(() => decoder.encode(), zarr.UnsupportedError);
     }
   }
   const short = (await codec("zlib (node:zlib)")).decode(
@@ -53,9 +52,9 @@ Deno.test("the synchronous codecs take gzip and zlib under their own names and d
 
 Deno.test("zarrita's own gzip and zlib stay registered under their names", async () => {
   const names = ["gzip", "zlib", "numcodecs.gzip", "numcodecs.zlib"];
-  const before = names.map((name) => registry.get(name));
+  const before = names.map((name) => zarr.registry.get(name));
   await useSyncZlibCodecs();
-  deepStrictEqual(names.map((name) => registry.get(name)), before);
+  deepStrictEqual(names.map((name) => zarr.registry.get(name)), before);
 });
 
 Deno.test("multi-member gzip is read to the end; corrupt or cut input throws", async () => {
