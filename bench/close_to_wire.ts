@@ -27,9 +27,9 @@
 // --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20.
 
 import * as zarr from "zarrita";
-import process from "node:process";
 import { commandLines, spawnChildServer } from "./child_server.ts";
 import { bareHeads } from "./bare_heads.ts";
+import { cpuMs } from "./cpu_time.ts";
 import { countFlag, flag } from "./flags.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
@@ -88,10 +88,6 @@ async function baselineProcess(): Promise<void> {
  * checked against `--checksum` (not timed).
  */
 async function answerReads(read: () => Promise<Float32Array>): Promise<void> {
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
   console.log("{}");
   for await (const line of commandLines()) {
     if (line !== "read") throw new Error(`unknown command ${line}`);

@@ -17,9 +17,9 @@
 // process and with the pool's workers.
 
 import { countFlag } from "./flags.ts";
+import { cpuMs } from "./cpu_time.ts";
 import { bareHeads } from "./bare_heads.ts";
 import { inFlight } from "./in_flight.ts";
-import process from "node:process";
 import { gunzipSync } from "node:zlib";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
@@ -171,12 +171,6 @@ interface Sample {
   serverCpuMs: number;
   /** Mean round trip of this read's HEADs, ms (NaN without HEADs). */
   headMs: number;
-}
-
-/** This process's CPU time so far (all threads), ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
 
 /** Runs `work` timed, with the child's counters zeroed before. */

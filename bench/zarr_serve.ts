@@ -15,8 +15,8 @@
 // (`--cols=N` makes the shape [rows, side, N]; it defaults to --side.)
 
 import { commandLines, spawnChildServer } from "./child_server.ts";
+import { cpuMs } from "./cpu_time.ts";
 import { countFlag } from "./flags.ts";
-import process from "node:process";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorCounters } from "../emulator.ts";
 import { buildZarrStore } from "../fixtures/zarr_writer.ts";
@@ -209,12 +209,8 @@ if (import.meta.main) {
   for await (const line of commandLines()) {
     const [command, value] = line.split(" ");
     if (command === "counters") {
-      const { user, system } = process.cpuUsage();
       console.log(JSON.stringify(
-        {
-          ...emu.counters,
-          cpuMs: (user + system) / 1000,
-        } satisfies ServerCounters,
+        { ...emu.counters, cpuMs: cpuMs() } satisfies ServerCounters,
       ));
     } else if (command === "reset") {
       emu.resetCounters();
