@@ -4,6 +4,8 @@
  * @module
  */
 
+import { whenAborted } from "./abort_callbacks.ts";
+
 /**
  * Resolves after `ms` milliseconds; rejects with the signal's reason as soon
  * as `signal` aborts (at once when it already has).
@@ -19,14 +21,13 @@
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      forget();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const forget = whenAborted(signal, () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    });
   });
 }

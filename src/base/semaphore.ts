@@ -5,6 +5,8 @@
  * @module
  */
 
+import { whenAborted } from "./abort_callbacks.ts";
+
 /**
  * Limits how many tasks run at once; extra callers wait in FIFO order. A
  * waiter whose signal aborts leaves the queue without taking a place.
@@ -55,16 +57,15 @@ export class Semaphore {
       return Promise.resolve(this.#releaser());
     }
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        this.#waiting.delete(grant);
-        reject(signal!.reason);
-      };
       const grant = () => {
-        signal?.removeEventListener("abort", onAbort);
+        forget();
         resolve(this.#releaser());
       };
+      const forget = whenAborted(signal, () => {
+        this.#waiting.delete(grant);
+        reject(signal!.reason);
+      });
       this.#waiting.add(grant);
-      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 

@@ -14,6 +14,7 @@ import type { UrlResolver } from "../repo/download_urls.ts";
 import type { Transport } from "../repo/request.ts";
 import type { RetryPolicy } from "../repo/retry.ts";
 import { Semaphore } from "../base/semaphore.ts";
+import { whenAborted } from "../base/abort_callbacks.ts";
 
 /**
  * What a {@linkcode ContentReader} needs besides its resolver.
@@ -134,19 +135,19 @@ export class ContentReader {
   ): ReadableStream<Uint8Array> {
     const end = this.#knownSize(file);
     const cursor = new BodyCursor(this.#context, file, { start, end }, signal);
-    let onAbort: (() => void) | undefined;
+    let forget = () => {};
     const finish = async () => {
-      if (onAbort) signal?.removeEventListener("abort", onAbort);
+      forget();
       await cursor.close();
     };
     return new ReadableStream<Uint8Array>({
       start(controller) {
-        onAbort = () => {
+        const onAbort = () => {
           controller.error(signal!.reason);
           void finish();
         };
         if (signal?.aborted) return onAbort();
-        signal?.addEventListener("abort", onAbort, { once: true });
+        forget = whenAborted(signal, onAbort);
       },
       async pull(controller) {
         let chunk: Uint8Array | null;

@@ -10,6 +10,7 @@
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
+import { whenAborted } from "../base/abort_callbacks.ts";
 import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
 import {
   Batch,
@@ -422,8 +423,7 @@ export class RepoFsPool implements AsyncDisposable {
       b.jobs.size < a.jobs.size ? b : a
     );
     const id = ++this.#lastJob;
-    const cancel = () => this.#cancel(id, signal!.reason);
-    signal?.addEventListener("abort", cancel, { once: true });
+    const forget = whenAborted(signal, () => this.#cancel(id, signal!.reason));
     try {
       return await new Promise<T>((resolve, reject) => {
         const message = { ...request, job: id } as ToWorker;
@@ -441,7 +441,7 @@ export class RepoFsPool implements AsyncDisposable {
         this.#post(slot, message);
       });
     } finally {
-      signal?.removeEventListener("abort", cancel);
+      forget();
     }
   }
 

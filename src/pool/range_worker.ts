@@ -28,6 +28,7 @@ import {
 import { connectToPool, type PoolPort } from "./worker_port.ts";
 import { type RepoFs, sharingUrls } from "../repo_fs.ts";
 import { checkSerialized } from "../serialize.ts";
+import { whenAborted } from "../base/abort_callbacks.ts";
 
 /** Bytes of progress a download gathers before it reports them. */
 const PROGRESS_STEP = 1 << 20;
@@ -68,9 +69,7 @@ function askMainThread(
 ): Promise<AccessAnswer> {
   const ask = ++asks;
   return new Promise((resolve, reject) => {
-    asked.set(ask, { resolve, reject });
-    unsent.add(ask, { ask, file, stale });
-    signal.addEventListener("abort", () => {
+    const forget = whenAborted(signal, () => {
       if (!asked.delete(ask)) return;
       if (!unsent.take(ask)) {
         awaited--;
@@ -79,7 +78,12 @@ function askMainThread(
         queueMicrotask(() => unsent.flush());
       }
       reject(signal.reason);
-    }, { once: true });
+    });
+    asked.set(ask, {
+      resolve: (url) => (forget(), resolve(url)),
+      reject: (error) => (forget(), reject(error)),
+    });
+    unsent.add(ask, { ask, file, stale });
   });
 }
 

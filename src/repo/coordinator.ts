@@ -40,6 +40,7 @@ import {
   TAKE_PLACE,
 } from "./coordinator_scripts.ts";
 import { redact } from "../base/secrets.ts";
+import { whenAborted } from "../base/abort_callbacks.ts";
 import type { Logger } from "../base/types.ts";
 
 /** How long a lease lasts without renewal: a killed process's places come back within it. */
@@ -214,13 +215,13 @@ export class Coordinator implements SharedUrls {
       const end = () => {
         clearTimeout(timer);
         this.#sleepers.delete(wake);
-        signal.removeEventListener("abort", abort);
+        forget();
       };
       const wake = () => (end(), resolve());
       const abort = () => (end(), reject(signal.reason));
       const timer = setTimeout(wake, ms);
       this.#sleepers.add(wake);
-      signal.addEventListener("abort", abort, { once: true });
+      const forget = whenAborted(signal, abort);
       if (signal.aborted) abort();
     });
   }

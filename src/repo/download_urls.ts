@@ -8,6 +8,7 @@
  */
 
 import type { AccessAnswer } from "./repo_api.ts";
+import { whenAborted } from "../base/abort_callbacks.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { isNearExpiry, urlExpiry } from "./signed_url.ts";
 import type { Logger } from "../base/types.ts";
@@ -300,16 +301,13 @@ export class DownloadUrls implements UrlResolver {
   ): Promise<ResolvedUrl> {
     pending.askers++;
     return new Promise((resolve, reject) => {
-      const withdraw = () => {
+      const forget = whenAborted(signal, () => {
         reject(signal.reason);
         if (--pending.askers > 0) return;
         this.#forget(key, pending);
         pending.controller.abort(signal.reason);
-      };
-      signal.addEventListener("abort", withdraw, { once: true });
-      pending.promise.then(resolve, reject).finally(() =>
-        signal.removeEventListener("abort", withdraw)
-      );
+      });
+      pending.promise.then(resolve, reject).finally(forget);
     });
   }
 

@@ -7,6 +7,7 @@
  */
 
 import { RepoConnectionError } from "../base/errors.ts";
+import { whenAborted } from "../base/abort_callbacks.ts";
 
 /**
  * What every request needs: the transport and how long it may take.
@@ -62,7 +63,7 @@ export function plainFetch(
  */
 export class Deadline {
   readonly #controller = new AbortController();
-  readonly #onOuterAbort = () => this.#controller.abort(this.outer!.reason);
+  readonly #forgetOuter: () => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastProgress = performance.now();
   #timedOut = false;
@@ -74,7 +75,10 @@ export class Deadline {
    */
   constructor(readonly timeoutMs: number, readonly outer?: AbortSignal) {
     outer?.throwIfAborted();
-    outer?.addEventListener("abort", this.#onOuterAbort, { once: true });
+    this.#forgetOuter = whenAborted(
+      outer,
+      () => this.#controller.abort(outer!.reason),
+    );
     this.#arm(timeoutMs);
   }
 
@@ -110,18 +114,15 @@ export class Deadline {
       return Promise.reject(signal.reason);
     }
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      promise.then(resolve, reject).finally(() =>
-        signal.removeEventListener("abort", onAbort)
-      );
+      const forget = whenAborted(signal, () => reject(signal.reason));
+      promise.then(resolve, reject).finally(forget);
     });
   }
 
   /** Stops the clock and detaches from the caller's signal. */
   dispose(): void {
     clearTimeout(this.#timer);
-    this.outer?.removeEventListener("abort", this.#onOuterAbort);
+    this.#forgetOuter();
   }
 
   /**
