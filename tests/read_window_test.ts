@@ -165,3 +165,34 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
     `peak ${limited.counters.peakConcurrentStoreGets} store GETs with 429s, ${clean.counters.peakConcurrentStoreGets} without`,
   );
 });
+
+Deno.test("a pool's parts read at once share the window's ceiling: big chunks keep to 64 MiB in flight across the workers", async () => {
+  // 4 MiB chunks: the ceiling is 16 reads. A pool of 1 cuts the array into
+  // 4 parts of 12 chunks and reads 2 at once; with a window each of its own,
+  // they would keep 24 chunk reads (96 MiB) in flight.
+  const data = new Float32Array(48 * 1024 * 1024).fill(1.5);
+  await using emu = await startEmulator({
+    files: await buildZarrStore(
+      [{
+        path: "big",
+        data,
+        shape: [48, 1024, 1024],
+        chunks: [1, 1024, 1024],
+        compressor: "gzip",
+      }],
+      { format: 2 },
+    ),
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 1 });
+  equal(chunkReadWindow(4 * 2 ** 20).ceiling, 16);
+  deepStrictEqual((await getArray(pool, "", "big")).shape, [48, 1024, 1024]);
+  emu.faults.latencyMs = 20;
+  emu.resetCounters();
+  const { data: read } = await getArray(pool, "", "big");
+  equal(read.length, data.length);
+  ok((read as Float32Array).every((value) => value === 1.5));
+  equal(emu.counters.storeGets, 48 + 1); // and .zarray
+  const peak = emu.counters.peakConcurrentStoreGets;
+  ok(peak <= 16, `peak ${peak} store GETs of 4 MiB chunks`);
+});

@@ -115,6 +115,12 @@ export interface ArrayPartRequest {
   arrayPath: string;
   /** What to read of it. */
   selection: ArraySelection;
+  /**
+   * Parts of the same read being read at the same time, across all
+   * workers (default 1): this part's chunk reads keep to that share of the
+   * read window's ceiling.
+   */
+  partsAtOnce?: number;
 }
 
 /**
@@ -186,7 +192,10 @@ export class ArrayPartReader {
       this.#arrays.set(key, arr);
       arr.catch(() => this.#arrays.delete(key));
     }
-    return await readSelection(await arr, request.selection, options);
+    return await readSelection(await arr, request.selection, {
+      ...options,
+      partsAtOnce: request.partsAtOnce,
+    });
   }
 }
 
@@ -266,18 +275,20 @@ export async function openArray(
  *
  * @param arr an open array
  * @param selection what to read of it
- * @param options `signal` stops the chunk reads
+ * @param options `signal` stops the chunk reads; `partsAtOnce` as in
+ * {@linkcode ArrayPartRequest}
  */
 export async function readSelection(
   arr: zarr.Array<zarr.DataType, zarr.Readable>,
   selection: ArraySelection,
-  { signal }: { signal?: AbortSignal } = {},
+  { signal, partsAtOnce }: { signal?: AbortSignal; partsAtOnce?: number } = {},
 ): Promise<ArrayPartResult> {
   if (arr.shape.length === 0) return await arr.getChunk([], { signal });
   const full = padSelection(selection, arr.shape.length);
   const asSlices = pointAsSlices(full, arr.shape);
   const options = {
-    createQueue: () => chunkQueue(chunkReadWindow(chunkBytes(arr))),
+    createQueue: () =>
+      chunkQueue(chunkReadWindow(chunkBytes(arr), partsAtOnce)),
     signal,
   };
   if (asSlices === undefined) return await zarr.get(arr, full, options);

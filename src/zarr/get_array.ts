@@ -94,12 +94,21 @@ export async function getArray(
     arr.chunks,
     partCount(full, arr, decoder.workers * PARTS_PER_WORKER),
   );
-  const requests = parts.map((part) => ({ root, arrayPath, selection: part }));
+  const partsAtOnce = Math.min(
+    parts.length,
+    decoder.workers * PARTS_AT_ONCE_PER_WORKER,
+  );
+  const requests = parts.map((part) => ({
+    root,
+    arrayPath,
+    selection: part,
+    partsAtOnce,
+  }));
   if (requests.length === 1) {
     return (await decoder.read(requests, options))[0];
   }
   const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
-  return await readJoined(decoder, requests, rows, options.signal);
+  return await readJoined(decoder, requests, rows, partsAtOnce, options.signal);
 }
 
 /**
@@ -296,7 +305,7 @@ function rowsOf(part: ArraySelection, size: number): number {
 
 /**
  * Reads `requests`, parts that follow each other along the first axis with
- * `rows[i]` rows each, a few per worker at a time, and copies each
+ * `rows[i]` rows each, `partsAtOnce` at a time, and copies each
  * into one C-order result as it arrives. The first failure (or `signal`)
  * cancels the parts still being read and starts no more; the promise
  * settles once none is left running.
@@ -305,6 +314,7 @@ async function readJoined(
   decoder: PartDecoder,
   requests: ArrayPartRequest[],
   rows: number[],
+  partsAtOnce: number,
   callerSignal?: AbortSignal,
 ): Promise<ArrayPartResult> {
   const failed = new AbortController();
@@ -335,7 +345,7 @@ async function readJoined(
     if (isCContiguous(part)) result.data.set(values, offset);
     else copyStrided(values, part.shape, part.stride, result.data, offset);
   };
-  const reading = new Semaphore(decoder.workers * PARTS_AT_ONCE_PER_WORKER);
+  const reading = new Semaphore(partsAtOnce);
   await Promise.allSettled(
     requests.map((request, i) =>
       reading.run(async () => {

@@ -165,7 +165,9 @@ export class ReadWindow {
 /**
  * A window for reading chunks of `chunkBytes` decoded bytes each: the
  * default bounds, with the ceiling lowered so that the reads in flight hold
- * at most 64 MiB (never below the floor).
+ * at most 64 MiB (never below the floor). When a read is cut into parts
+ * that are read at the same time (a pool's `getArray`), each part's window
+ * gets its share of that ceiling, so that the whole read keeps to it.
  *
  * @example
  * ```ts
@@ -175,14 +177,26 @@ export class ReadWindow {
  * strictEqual(chunkReadWindow(4 * 2 ** 20).ceiling, 16);
  * strictEqual(chunkReadWindow(4 * 2 ** 20).size, 16);
  * strictEqual(chunkReadWindow(2 ** 30).ceiling, 4);
+ * // One of 8 parts read at once.
+ * strictEqual(chunkReadWindow(64 * 1024, 8).ceiling, 32);
+ * strictEqual(chunkReadWindow(4 * 2 ** 20, 8).ceiling, 4);
  * ```
  *
  * @param chunkBytes decoded bytes of one chunk
+ * @param partsAtOnce parts of the same read that read at the same time
  */
-export function chunkReadWindow(chunkBytes: number): ReadWindow {
+export function chunkReadWindow(
+  chunkBytes: number,
+  partsAtOnce = 1,
+): ReadWindow {
   const fit = Math.floor(BYTES_IN_FLIGHT / Math.max(1, chunkBytes));
+  const whole = Math.min(fit, DEFAULTS.ceiling);
   return new ReadWindow({
-    ceiling: clamp(fit, DEFAULTS.floor, DEFAULTS.ceiling),
+    ceiling: clamp(
+      Math.floor(whole / Math.max(1, partsAtOnce)),
+      DEFAULTS.floor,
+      DEFAULTS.ceiling,
+    ),
   });
 }
 
