@@ -166,7 +166,7 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
   );
 });
 
-Deno.test("a pool's parts read at once share the window's ceiling: big chunks keep to 64 MiB in flight across the workers", async () => {
+Deno.test("a pool's parts read at once share the 64 MiB a read may hold in flight: big chunks keep to it across the workers", async () => {
   // 4 MiB chunks: the ceiling is 16 reads. A pool of 1 cuts the array into
   // 4 parts of 12 chunks and reads 2 at once; with a window each of its own,
   // they would keep 24 chunk reads (96 MiB) in flight.

@@ -118,7 +118,7 @@ export interface ArrayPartRequest {
   /**
    * Parts of the same read being read at the same time, across all
    * workers (default 1): this part's chunk reads keep to that share of the
-   * read window's ceiling.
+   * decoded bytes a read may hold in flight.
    */
   partsAtOnce?: number;
 }

@@ -167,7 +167,10 @@ export class ReadWindow {
  * default bounds, with the ceiling lowered so that the reads in flight hold
  * at most 64 MiB (never below the floor). When a read is cut into parts
  * that are read at the same time (a pool's `getArray`), each part's window
- * gets its share of that ceiling, so that the whole read keeps to it.
+ * gets its share of those bytes, so that the whole read keeps to them. The
+ * count of reads is not shared out: `getConcurrency`, which a pool's
+ * workers share, bounds that, and a part that is finishing leaves its
+ * places to the others.
  *
  * @example
  * ```ts
@@ -177,8 +180,9 @@ export class ReadWindow {
  * strictEqual(chunkReadWindow(4 * 2 ** 20).ceiling, 16);
  * strictEqual(chunkReadWindow(4 * 2 ** 20).size, 16);
  * strictEqual(chunkReadWindow(2 ** 30).ceiling, 4);
- * // One of 8 parts read at once.
- * strictEqual(chunkReadWindow(64 * 1024, 8).ceiling, 32);
+ * // One of 8 parts read at once: 8 MiB of its own.
+ * strictEqual(chunkReadWindow(64 * 1024, 8).ceiling, 128);
+ * strictEqual(chunkReadWindow(2 * 1024, 8).ceiling, 256);
  * strictEqual(chunkReadWindow(4 * 2 ** 20, 8).ceiling, 4);
  * ```
  *
@@ -189,14 +193,10 @@ export function chunkReadWindow(
   chunkBytes: number,
   partsAtOnce = 1,
 ): ReadWindow {
-  const fit = Math.floor(BYTES_IN_FLIGHT / Math.max(1, chunkBytes));
-  const whole = Math.min(fit, DEFAULTS.ceiling);
+  const share = BYTES_IN_FLIGHT / Math.max(1, partsAtOnce);
+  const fit = Math.floor(share / Math.max(1, chunkBytes));
   return new ReadWindow({
-    ceiling: clamp(
-      Math.floor(whole / Math.max(1, partsAtOnce)),
-      DEFAULTS.floor,
-      DEFAULTS.ceiling,
-    ),
+    ceiling: clamp(fit, DEFAULTS.floor, DEFAULTS.ceiling),
   });
 }
 
