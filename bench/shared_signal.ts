@@ -19,6 +19,7 @@ import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
 import { cpuMs } from "./cpu_time.ts";
 import { countFlag } from "./flags.ts";
+import { median, printTable } from "./synth_listing.ts";
 import { ARRAY_PATH, spawnZarrServer, ZARR_ROOT } from "./zarr_serve.ts";
 
 const reps = countFlag("reps", 3);
@@ -55,24 +56,14 @@ async function readAll(
   return result;
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 await using pool = new RepoFsPool(fs, { workers });
 await pool.catFile(chunks[0]);
 console.log(
   `${chunks.length} catFile calls at once, warm, 0 ms; median of ${reps}\n`,
 );
-console.log(
-  "| source | no signal: wall / CPU | one shared signal: wall / CPU | signal / none (wall) |",
-);
-console.log("|---|---|---|---|");
-for (
-  const [name, source] of [["RepoFs", fs], [
-    `pool of ${workers}`,
-    pool,
-  ]] as const
-) {
+const sources = [["RepoFs", fs], [`pool of ${workers}`, pool]] as const;
+const table: string[][] = [];
+for (const [name, source] of sources) {
   const none: { wallMs: number; cpuMs: number }[] = [];
   const shared: { wallMs: number; cpuMs: number }[] = [];
   for (let i = 0; i < reps; i++) {
@@ -85,7 +76,11 @@ for (
     } s`;
   const ratio = median(shared.map((r) => r.wallMs)) /
     median(none.map((r) => r.wallMs));
-  console.log(
-    `| ${name} | ${cell(none)} | ${cell(shared)} | ${ratio.toFixed(2)}× |`,
-  );
+  table.push([name, cell(none), cell(shared), `${ratio.toFixed(2)}×`]);
 }
+printTable([
+  "source",
+  "no signal: wall / CPU",
+  "one shared signal: wall / CPU",
+  "signal / none (wall)",
+], table);
