@@ -114,8 +114,12 @@ export class Deadline {
       return Promise.reject(signal.reason);
     }
     return new Promise<T>((resolve, reject) => {
-      const forget = whenAborted(signal, () => reject(signal.reason));
-      promise.then(resolve, reject).finally(forget);
+      // This request's own signal: one listener here, no fan-out needed.
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(resolve, reject).finally(() =>
+        signal.removeEventListener("abort", onAbort)
+      );
     });
   }
 
