@@ -200,7 +200,6 @@ export async function syncZlibStore(
         JSON.stringify(withSyncZlibCodecs(metadata)),
       );
     },
-    getRange: store.getRange &&
-      ((key, range, options) => store.getRange!(key, range, options)),
+    getRange: store.getRange?.bind(store),
   };
 }
