@@ -59,39 +59,42 @@ Deno.test("a synchronous throw fails the queue like a rejection", async () => {
   await rejects(queue.onIdle(), /no chunk/);
 });
 
-Deno.test("the queue follows the window: more reads once it grows, fewer after a retry", async () => {
+Deno.test("the queue follows the window: only the floor's reads while it measures the link, more once it grows, fewer after a retry", async () => {
   let ms = 0;
   const sizes: number[] = [];
   const window = new ReadWindow({
-    initial: 4,
+    initial: 8,
+    floor: 2,
     now: () => ms,
     onResize: (size) => sizes.push(size),
   });
   const queue = chunkQueue(window);
   const gates: (() => void)[] = [];
   let running = 0;
-  const peaks: number[] = [];
-  for (let i = 0; i < 64; i++) {
+  /** For each read as it starts: reads running, and the window's size. */
+  const starts: [number, number][] = [];
+  for (let i = 0; i < 200; i++) {
     queue.add(async () => {
-      running++;
+      starts.push([++running, window.size]);
       await new Promise<void>((open) => gates.push(open));
       running--;
     });
   }
   /** Lets every read in flight end, `elapsedMs` after the last step. */
   const step = async (elapsedMs: number, retry = false) => {
-    peaks.push(running);
     ms += elapsedMs;
     if (retry) countRetry();
     for (const open of gates.splice(0)) open();
     await tick();
   };
-  await step(10); // 4 done at 0.4 per ms: grows to 8
-  await step(10); // 8 at 0.8 per ms: grows to 16
-  await step(10, true); // a retry during these 16: halves to 8
-  await step(10); // a round at 8 sets the rate to beat
+  while (window.size < 24) await step(10);
+  const grown = window.size;
+  const resizes = sizes.length;
+  await step(10, true);
   while (gates.length > 0) await step(10);
   await queue.onIdle();
-  deepStrictEqual(peaks.slice(0, 4), [4, 8, 16, 8]);
-  deepStrictEqual(sizes.slice(0, 3), [8, 16, 8]);
+  deepStrictEqual(sizes.slice(0, 2), [2, 8]);
+  equal(sizes[resizes], grown >> 1, `${sizes}`);
+  deepStrictEqual(starts.filter(([run, size]) => run > size), []);
+  ok(starts.some(([, size]) => size === 2), "no read started while measuring");
 });

@@ -8,7 +8,9 @@ import { chunkReadWindow, ReadWindow } from "../src/zarr/read_window.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 
 /** A window on a clock the test moves, recording every resize. */
-function drivenWindow(options: { initial?: number; ceiling?: number } = {}) {
+function drivenWindow(
+  options: { initial?: number; floor?: number; ceiling?: number } = {},
+) {
   let ms = 0;
   const sizes: number[] = [];
   const window = new ReadWindow({
@@ -16,54 +18,94 @@ function drivenWindow(options: { initial?: number; ceiling?: number } = {}) {
     now: () => ms,
     onResize: (size) => sizes.push(size),
   });
-  /** A whole round: `window.size` reads complete over `elapsedMs`. */
-  const round = (elapsedMs: number) => {
-    ms += elapsedMs;
-    for (let i = window.size; i > 0; i--) window.completed();
+  /** A whole round: `window.size` reads start together and take `readMs`. */
+  const round = (readMs: number) => {
+    const starts = Array.from({ length: window.size }, () => window.started());
+    ms += readMs;
+    for (const start of starts) window.completed(start);
   };
-  return { window, sizes, round };
+  return {
+    window,
+    sizes,
+    round,
+    wait: (idleMs: number) => void (ms += idleMs),
+  };
 }
 
-Deno.test("the window doubles while each round completes reads faster, up to the ceiling", () => {
-  const { window, sizes, round } = drivenWindow({ initial: 4, ceiling: 40 });
-  // A latency-bound link: every round takes 10 ms whatever the window.
-  for (let i = 0; i < 6; i++) round(10);
-  deepStrictEqual(sizes, [8, 16, 32, 40]);
-  equal(window.size, 40);
+Deno.test("after its first round the window measures the link with the floor's reads, then goes back to its initial size", () => {
+  const { window, sizes, round } = drivenWindow({ initial: 16, floor: 4 });
+  round(5);
+  equal(window.size, 4);
+  round(5);
+  deepStrictEqual(sizes, [4, 16]);
 });
 
-Deno.test("the window holds when a round is not 10 % faster than the best, and grows again when one is", () => {
-  const { window, sizes, round } = drivenWindow({ initial: 8 });
-  round(10); // 0.8 reads per ms beats nothing: 16
-  round(20); // 0.8: holds
-  round(19); // 0.84: less than 10 % better, holds
-  equal(window.size, 16);
-  round(10); // 1.6: 32
-  deepStrictEqual(sizes, [16, 32]);
+Deno.test("on a distant link the window triples each round up to the ceiling", () => {
+  const { window, sizes, round } = drivenWindow({ initial: 32, ceiling: 200 });
+  // Every read takes 20 ms, however many are in flight.
+  for (let i = 0; i < 5; i++) round(20);
+  deepStrictEqual(sizes, [4, 32, 96, 200]);
+  equal(window.size, 200);
 });
 
-Deno.test("a retry halves the window once per round, down to the floor", () => {
+Deno.test("on a near link the window keeps its initial size: the CPU, not the link, sets the rate", () => {
   const { window, sizes, round } = drivenWindow({ initial: 32 });
+  // 4 reads complete per ms whatever the window; one sent alone takes 0.5 ms.
+  round(8);
+  round(0.5);
+  for (let i = 0; i < 5; i++) round(window.size / 4);
+  deepStrictEqual(sizes, [4, 32]);
+});
+
+Deno.test("reads sent before the link is measured do not count to the measure", () => {
+  const { window, sizes, round } = drivenWindow({ initial: 8 });
+  const early = window.started();
+  round(20); // the first round: now measuring, at 4
+  window.completed(early); // a read sent at 8 in flight, not alone
+  equal(window.size, 4);
+  round(20); // four alone
+  deepStrictEqual(sizes, [4, 8]);
+});
+
+Deno.test("the link is measured again after 10 s: a link that grew distant gets a bigger window", () => {
+  const { window, sizes, round, wait } = drivenWindow({ initial: 32 });
+  round(1);
+  round(1); // the shortest read is 1 ms
+  for (let i = 0; i < 3; i++) round(window.size); // 1 read per ms: 32
+  equal(window.size, 32);
+  wait(10_000);
+  round(20); // the latency is now 20 ms: measure again
+  equal(window.size, 4);
+  round(20); // the best rate, 1 read per ms, times 20 ms, times 3
+  round(20); // 60 reads in 20 ms: 3 × 3 × 20 = 180
+  deepStrictEqual(sizes, [4, 32, 4, 60, 180]);
+});
+
+Deno.test("a retry while the link is measured keeps the floor's reads, and halves the size before", () => {
+  const { window, sizes, round, wait } = drivenWindow({ initial: 32 });
+  for (let i = 0; i < 3; i++) round(20); // 4, 32, 96
+  wait(10_000);
+  round(20); // measure again, at 4
+  window.congested();
+  equal(window.size, 4);
+  round(20); // measured: 3 × 4.8 × 20 = 288, but at most half of 96
+  deepStrictEqual(sizes, [4, 32, 96, 4, 48]);
+});
+
+Deno.test("a retry halves the window once per round down to the floor, and each round without one gives back a quarter", () => {
+  const { window, sizes, round } = drivenWindow({ initial: 32 });
+  for (let i = 0; i < 3; i++) round(20); // 4, 32, 96
   window.congested();
   window.congested(); // same round: ignored
-  equal(window.size, 16);
+  equal(window.size, 48);
   for (let i = 0; i < 5; i++) {
-    round(10);
+    round(20);
     window.congested();
   }
   equal(window.size, 4); // the floor
-  deepStrictEqual(sizes, [16, 8, 4]);
-});
-
-Deno.test("after a decrease the window measures one round, then grows by a quarter a round", () => {
-  const { window, sizes, round } = drivenWindow({ initial: 64 });
-  window.congested(); // 32, the new threshold
-  round(10); // 3.2 reads per ms: the rate to beat; holds
-  equal(window.size, 32);
-  round(5); // 6.4: 32 + 8
-  round(5); // 8: 40 + 10
-  round(5); // 10: 50 + 12
-  deepStrictEqual(sizes, [32, 40, 50, 62]);
+  round(20); // the round the last retry began
+  for (let i = 0; i < 3; i++) round(20);
+  deepStrictEqual(sizes, [4, 32, 96, 48, 24, 12, 6, 4, 5, 6, 7]);
 });
 
 Deno.test("big chunks lower the ceiling to 64 MiB in flight, never below the floor", () => {
@@ -77,11 +119,11 @@ Deno.test("big chunks lower the ceiling to 64 MiB in flight, never below the flo
 });
 
 // Over HTTP: a Zarr array of `CHUNKS` one-row chunks, read warm (URLs
-// resolved by a first read at 0 ms) at 50 ms emulator latency, where each
-// round of reads takes one round trip whatever the window: a link that
-// rewards a bigger window.
+// resolved by a first read at 0 ms) at 100 ms emulator latency, where each
+// round of reads takes one round trip whatever the window: a distant link,
+// that rewards a bigger window.
 const CHUNKS = 200;
-const LATENCY_MS = 50;
+const LATENCY_MS = 100;
 
 async function arrayOnEmulator(getConcurrency?: number) {
   const values = ramp(Float32Array, CHUNKS * 16);
@@ -102,14 +144,15 @@ async function arrayOnEmulator(getConcurrency?: number) {
   return { emu, fs, values };
 }
 
-Deno.test("on a fast link a warm getArray keeps well over 32 store GETs in flight", async () => {
+Deno.test("on a distant link a warm getArray keeps well over 32 store GETs in flight", async () => {
   const { emu, fs, values } = await arrayOnEmulator();
   await using _ = emu;
   emu.resetCounters();
   deepStrictEqual((await getArray(fs, "a.zarr", "t")).data, values);
   equal(emu.counters.storeGets, CHUNKS + 1); // and .zarray
   equal(emu.counters.heads, 0);
-  // The first round always beats "no rate yet", so the window doubles.
+  // A read alone takes 100 ms, and 32 in flight complete in about as long:
+  // 3 × 0.32 per ms × 100 ms = 96 (64 as long as the round takes < 150 ms).
   const peak = emu.counters.peakConcurrentStoreGets;
   ok(peak >= 64 && peak <= 200, `peak ${peak} store GETs`);
 });
@@ -150,7 +193,12 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
   };
 
   const clean = await read();
-  equal(clean.sizes[0], 64, "a clean read grows first");
+  deepStrictEqual(
+    clean.sizes.slice(0, 2),
+    [4, 32],
+    "a clean read measures the link first",
+  );
+  ok(clean.sizes[2] >= 64, `then grows: ${clean.sizes}`);
   ok(clean.counters.peakConcurrentStoreGets >= 64);
 
   // The 32 GETs of the first round are answered 429, then retried.

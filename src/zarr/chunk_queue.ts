@@ -7,13 +7,13 @@
  */
 
 import { retriesSoFar } from "../base/retry_count.ts";
-import type { ReadWindow } from "./read_window.ts";
+import type { ReadStart, ReadWindow } from "./read_window.ts";
 
 /**
  * zarrita's `ChunkQueue` (p-queue compatible) running at most `window.size`
- * tasks at once. Each task that ends tells the window: `congested()` when
- * this thread retried a request since the last one ended, `completed()`
- * when it succeeded. After a task fails, tasks not yet started are skipped,
+ * tasks at once, timed by the window. Each task that ends tells the window:
+ * `congested()` when this thread retried a request since the last one
+ * ended, `completed()` when it succeeded. After a task fails, tasks not yet started are skipped,
  * and `onIdle` waits for the running ones to settle, then rejects with the
  * first failure.
  *
@@ -63,13 +63,13 @@ export function chunkQueue(window: ReadWindow): {
       start();
     }
   };
-  const ended = (error?: { error: unknown }) => {
+  const ended = (start: ReadStart, error?: { error: unknown }) => {
     running--;
     const retries = retriesSoFar();
     if (retries > retriesSeen) window.congested();
     retriesSeen = retries;
     if (error) failure ??= error;
-    else window.completed();
+    else window.completed(start);
     pump();
   };
 
@@ -80,9 +80,10 @@ export function chunkQueue(window: ReadWindow): {
           waiting.push(() => {
             if (failure) return resolve();
             running++;
+            const start = window.started();
             new Promise<void>((run) => run(task())).then(
-              () => ended(),
-              (error) => ended({ error }),
+              () => ended(start),
+              (error) => ended(start, { error }),
             ).finally(resolve);
           });
         }),

@@ -1,8 +1,10 @@
 /**
  * How many chunk reads one `getArray` keeps in flight: a window that follows
- * the link. It grows while completed reads per second grow, halves when a
- * request had to be retried (a 429, a 5xx, a dropped connection), and stays
- * between a floor and a ceiling that also bounds the bytes in flight.
+ * the link. It measures the link (the shortest time a read takes when few
+ * are in flight, and the most reads completed per ms), keeps three times
+ * what the link holds, halves when a request had to be retried (a 429, a
+ * 5xx, a dropped connection), and stays between a floor and a ceiling that
+ * also bounds the bytes in flight.
  *
  * @module
  */
@@ -17,9 +19,12 @@
  * ```
  */
 export interface ReadWindowOptions {
-  /** Reads in flight at first; default 32, lowered to `ceiling`. */
+  /**
+   * Reads in flight at first, and the fewest the link's measure may ask
+   * for; default 32, lowered to `ceiling`.
+   */
   initial?: number;
-  /** Fewest reads in flight; default 4. */
+  /** Fewest reads in flight (after retries, and to measure the link); default 4. */
   floor?: number;
   /** Most reads in flight; default 256. */
   ceiling?: number;
@@ -31,8 +36,18 @@ export interface ReadWindowOptions {
 
 const DEFAULTS = { initial: 32, floor: 4, ceiling: 256 };
 
-/** A round must beat the best rate by this factor for the window to grow. */
-const GAIN = 1.1;
+/**
+ * The window holds this many times what the link holds (best rate times
+ * shortest read): the reads that complete at once wait for the thread
+ * to take them, so a CPU-bound reader needs more than one link's worth.
+ */
+const HEADROOM = 3;
+
+/** The link's rate is the best of this many last rounds. */
+const RATE_ROUNDS = 10;
+
+/** The shortest read is measured again after this many ms. */
+const MEASURE_EVERY_MS = 10_000;
 
 /**
  * Decoded bytes one `getArray`'s chunk reads may hold at once; with big
@@ -41,19 +56,46 @@ const GAIN = 1.1;
 const BYTES_IN_FLIGHT = 64 * 2 ** 20;
 
 /**
- * The chunk read window: the number of reads to keep in flight. It works in
- * rounds; a round ends when as many reads have completed since it began as
- * the window holds (about one round trip of the link), and measures
- * completed reads per ms over the round.
+ * When a read started, as {@linkcode ReadWindow.started} gave it.
  *
- * - At the end of a round whose rate beats the best rate so far by 10 %,
- *   the window grows: it doubles up to the threshold (at first the
- *   ceiling), and grows by a quarter above it. Otherwise it holds (the link
- *   or the CPU is busy).
- * - A retry (`congested()`) halves the window, down to the floor, makes that
- *   the threshold and starts a new round; further retries in that round are
- *   ignored, as they come from reads sent at the larger size. The round
- *   after a decrease sets the rate to beat, and the window holds.
+ * @example
+ * ```ts
+ * import { ReadWindow } from "./read_window.ts";
+ * const window = new ReadWindow();
+ * const start = window.started();
+ * // ... the read ...
+ * window.completed(start);
+ * ```
+ */
+export interface ReadStart {
+  /** On the window's clock, in ms. */
+  readonly at: number;
+  /** The window was measuring the link: few reads were in flight. */
+  readonly measuring: boolean;
+}
+
+/**
+ * The chunk read window: the number of reads to keep in flight. Reads are
+ * timed: `started()` gives a read its start, `completed(start)` says it
+ * succeeded. The window works in rounds; a round ends when as many reads
+ * have completed since it began as the window holds (about one round trip
+ * of the link), and measures completed reads per ms over the round.
+ *
+ * - After the first round, and every 10 s, the window measures the link's
+ *   shortest read: it drops to the floor until that many reads started
+ *   since have completed, and keeps the shortest of their times. With many
+ *   reads in flight, every read also waits for the others, so only a read
+ *   sent almost alone tells how far the link is.
+ * - After a measure, and at the end of every other round, the window is
+ *   set to three times what the link holds: the best rate of the last 10
+ *   rounds times the shortest read, never below the initial size. On a distant link the rate grows
+ *   with the window, so it triples each round until the link or the CPU is
+ *   full; on a near one it stays small, as more reads in flight would only
+ *   cost memory and collection.
+ * - A retry (`congested()`) halves the window, down to the floor, and caps
+ *   it there; further retries in that round are ignored, as they come from
+ *   reads sent at the larger size. Each round without a retry raises the cap
+ *   by a quarter.
  *
  * @example
  * ```ts
@@ -62,21 +104,23 @@ const BYTES_IN_FLIGHT = 64 * 2 ** 20;
  * let ms = 0;
  * const sizes: number[] = [];
  * const window = new ReadWindow({
- *   initial: 4,
+ *   initial: 8,
  *   now: () => ms,
  *   onResize: (size) => sizes.push(size),
  * });
- * const round = (elapsedMs: number) => {
- *   ms += elapsedMs;
- *   for (let i = window.size; i > 0; i--) window.completed();
+ * // A whole round: `window.size` reads that each take `readMs`.
+ * const round = (readMs: number) => {
+ *   const starts = Array.from({ length: window.size }, () => window.started());
+ *   ms += readMs;
+ *   for (const start of starts) window.completed(start);
  * };
- * round(10); // 0.4 reads per ms: better than nothing, so 4 → 8
- * round(10); // 0.8 reads per ms: 8 → 16
- * round(20); // 0.8 reads per ms: no better, 16 holds
- * window.congested(); // a 429: 16 → 8
+ * round(10); // the first round; then the link is measured at the floor, 4
+ * round(10); // 4 reads sent alone take 10 ms: back to 8
+ * round(10); // 8 reads in 10 ms: 3 × 0.8 per ms × 10 ms = 24
+ * window.congested(); // a 429: 24 → 12
  * window.congested(); // same round: ignored
- * deepStrictEqual(sizes, [8, 16, 8]);
- * strictEqual(window.size, 8);
+ * deepStrictEqual(sizes, [4, 8, 24, 12]);
+ * strictEqual(window.size, 12);
  * ```
  */
 export class ReadWindow {
@@ -84,12 +128,19 @@ export class ReadWindow {
   readonly floor: number;
   /** Most reads in flight. */
   readonly ceiling: number;
+  readonly #initial: number;
   readonly #now: () => number;
   readonly #onResize: (size: number) => void;
   #size: number;
-  #threshold: number;
-  /** Completed reads per ms to beat; `undefined` right after a decrease. */
-  #bestRate: number | undefined = 0;
+  /** The most reads in flight since the last retry. */
+  #cap: number;
+  /** Completed reads per ms of the last rounds. */
+  readonly #rates: number[] = [];
+  #shortestReadMs = Infinity;
+  #measuring = false;
+  #measured = 0;
+  #sizeBeforeMeasure = 0;
+  #lastMeasured: number | undefined;
   #roundStart: number;
   #roundDone = 0;
   #decreasedThisRound = false;
@@ -107,8 +158,9 @@ export class ReadWindow {
     }
     this.floor = floor;
     this.ceiling = ceiling;
-    this.#size = clamp(initial, floor, ceiling);
-    this.#threshold = ceiling;
+    this.#initial = clamp(initial, floor, ceiling);
+    this.#size = this.#initial;
+    this.#cap = ceiling;
     this.#now = options.now ?? (() => performance.now());
     this.#onResize = options.onResize ?? (() => {});
     this.#roundStart = this.#now();
@@ -119,37 +171,78 @@ export class ReadWindow {
     return this.#size;
   }
 
-  /** A read completed; may end the round and resize. */
-  completed(): void {
-    this.#roundDone++;
-    if (this.#roundDone < this.#size) return;
+  /**
+   * A read starts.
+   *
+   * @returns its start, to give to {@linkcode ReadWindow.completed}
+   */
+  started(): ReadStart {
+    return { at: this.#now(), measuring: this.#measuring };
+  }
+
+  /**
+   * A read completed; may end the round and resize.
+   *
+   * @param start what {@linkcode ReadWindow.started} gave the read
+   */
+  completed(start: ReadStart): void {
     const now = this.#now();
+    if (this.#measuring) {
+      if (!start.measuring) return;
+      this.#shortestReadMs = Math.min(this.#shortestReadMs, now - start.at);
+      if (++this.#measured < this.floor) return;
+      this.#measuring = false;
+      this.#lastMeasured = now;
+      this.#resize(this.#fromLink());
+      this.#newRound(now);
+      return;
+    }
+    if (++this.#roundDone < this.#size) return;
     const rate = this.#roundDone / Math.max(now - this.#roundStart, 1e-3);
-    if (this.#bestRate === undefined) {
-      this.#bestRate = rate;
-    } else if (rate > this.#bestRate * GAIN) {
-      this.#bestRate = rate;
-      this.#resize(
-        this.#size < this.#threshold
-          ? Math.min(this.#size * 2, this.#threshold)
-          : this.#size + Math.max(1, this.#size >> 2),
+    if (!this.#decreasedThisRound) {
+      this.#cap = Math.min(
+        this.ceiling,
+        this.#cap + Math.max(1, this.#cap >> 2),
       );
     }
     this.#newRound(now);
+    if (
+      this.#lastMeasured === undefined ||
+      now - this.#lastMeasured >= MEASURE_EVERY_MS
+    ) {
+      this.#measuring = true;
+      this.#measured = 0;
+      this.#shortestReadMs = Infinity;
+      this.#sizeBeforeMeasure = this.#size;
+      this.#resize(this.floor);
+      return;
+    }
+    this.#rates.push(rate);
+    if (this.#rates.length > RATE_ROUNDS) this.#rates.shift();
+    this.#resize(this.#fromLink());
   }
 
-  /** A request had to be retried: halve, once per round. */
+  /**
+   * A request had to be retried: halve, once per round. While the link is
+   * measured, the window stays at the floor and the size before is halved.
+   */
   congested(): void {
     if (this.#decreasedThisRound) return;
-    this.#threshold = Math.max(this.floor, this.#size >> 1);
-    this.#bestRate = undefined;
-    this.#resize(this.#threshold);
+    const size = this.#measuring ? this.#sizeBeforeMeasure : this.#size;
+    this.#cap = Math.max(this.floor, size >> 1);
+    if (!this.#measuring) this.#resize(this.#cap);
     this.#newRound(this.#now());
     this.#decreasedThisRound = true;
   }
 
+  /** Three times what the link holds, never below the initial size. */
+  #fromLink(): number {
+    const linkHolds = Math.max(0, ...this.#rates) * this.#shortestReadMs;
+    return Math.max(this.#initial, Math.ceil(HEADROOM * linkHolds));
+  }
+
   #resize(size: number): void {
-    const bounded = clamp(size, this.floor, this.ceiling);
+    const bounded = clamp(Math.min(size, this.#cap), this.floor, this.ceiling);
     if (bounded === this.#size) return;
     this.#size = bounded;
     this.#onResize(bounded);
