@@ -88,10 +88,10 @@ export interface ReadStart {
  *   sent almost alone tells how far the link is.
  * - After a measure, and at the end of every other round, the window is
  *   set to three times what the link holds: the best rate of the last 10
- *   rounds times the shortest read, never below the initial size. On a distant link the rate grows
- *   with the window, so it triples each round until the link or the CPU is
- *   full; on a near one it stays small, as more reads in flight would only
- *   cost memory and collection.
+ *   rounds times the shortest read, never below the initial size. On a
+ *   distant link the rate grows with the window, so it triples each round
+ *   until the link or the CPU is full; on a near one it stays small, as
+ *   more reads in flight would only cost memory and collection.
  * - A retry (`congested()`) halves the window, down to the floor, and caps
  *   it there; further retries in that round are ignored, as they come from
  *   reads sent at the larger size. Each round without a retry raises the cap
