@@ -13,9 +13,9 @@ import type { ReadStart, ReadWindow } from "./read_window.ts";
  * zarrita's `ChunkQueue` (p-queue compatible) running at most `window.size`
  * tasks at once, timed by the window. Each task that ends tells the window:
  * `congested()` when this thread retried a request since the last one
- * ended, `completed()` when it succeeded. After a task fails, tasks not yet started are skipped,
- * and `onIdle` waits for the running ones to settle, then rejects with the
- * first failure.
+ * ended, `completed()` when it succeeded. After a task fails, tasks not yet
+ * started are skipped, and `onIdle` waits for the running ones to settle,
+ * then rejects with the first failure.
  *
  * @example
  * ```ts

@@ -90,8 +90,9 @@ export interface ReadStart {
  *   set to three times what the link holds: the best rate of the last 10
  *   rounds times the shortest read, never below the initial size. On a
  *   distant link the rate grows with the window, so it triples each round
- *   until the link or the CPU is full; on a near one it stays small, as
- *   more reads in flight would only cost memory and collection.
+ *   until the link or the CPU is full; on a near one it stays at the
+ *   initial size, as more reads in flight would only cost memory and
+ *   collection.
  * - A retry (`congested()`) halves the window, down to the floor, and caps
  *   it there; further retries in that round are ignored, as they come from
  *   reads sent at the larger size. Each round without a retry raises the cap
