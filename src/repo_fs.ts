@@ -496,7 +496,12 @@ export class RepoFs {
         }
       });
     }
-    const mine = shared.then((table) => (this.#builtTable = table));
+    // The URL cache file is read beside the listing, so that what is
+    // serialised once the listing is in (a pool's workers) holds its URLs.
+    const urlsRead = this.#cache?.readStore();
+    const mine = Promise.all([shared, urlsRead]).then(([table]) =>
+      this.#builtTable = table
+    );
     mine.catch(() => {
       if (this.#table === mine) this.#table = undefined;
     });

@@ -2,7 +2,10 @@ import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorOptions } from "../emulator.ts";
-import { RepoFs } from "../mod.ts";
+import { RepoFs, RepoFsPool } from "../mod.ts";
+import { getArray } from "../zarr.ts";
+import { urlMessageCounts } from "../src/pool/pool.ts";
+import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 import { type CliRun, runCli } from "./support.ts";
 
 const CACHE_MODULE = new URL("../src/repo/url_cache_file.ts", import.meta.url)
@@ -109,6 +112,34 @@ Deno.test("a second process with the same urlCacheDir sends no HEAD for a URL th
   let files = 0;
   for await (const _ of Deno.readDir(t.cacheDir)) files++;
   equal(files, 2); // one file per version
+});
+
+Deno.test("a pool on a filled urlCacheDir gives its workers the stored URLs with the dataset: no URL asks, no HEADs", async () => {
+  const data = ramp(Float32Array, 256 * 4);
+  await using t = await setup({
+    files: await buildZarrStore(
+      [{ path: "t", data, shape: [256, 4], chunks: [1, 4] }],
+      { format: 2 },
+    ),
+  });
+  const out = join(t.tmp, "out");
+  succeeded(await t.run(["get", "**", "--out", out])); // resolves every URL
+  const heads = t.emu.counters.heads;
+  ok(heads > 256, `${heads} HEADs: every chunk and the metadata`);
+
+  const fs = new RepoFs({
+    host: t.emu.host,
+    pid: t.emu.pid,
+    urlCacheDir: t.cacheDir,
+  });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  deepStrictEqual((await getArray(pool, "", "t")).data, data);
+  equal(t.emu.counters.heads, heads, "every URL came from the file");
+  deepStrictEqual(urlMessageCounts(pool), {
+    askMessages: 0,
+    asks: 0,
+    answerMessages: 0,
+  });
 });
 
 Deno.test("two processes writing the cache at once leave it readable", async () => {

@@ -284,6 +284,16 @@ export class DownloadUrls implements UrlResolver {
     return this.#withdrawable(key, pending, signal);
   }
 
+  /**
+   * Reads the store into the cache, if there is a store, once: the first
+   * lookup waits for it, and `RepoFs` reads it beside the listing.
+   */
+  readStore(): Promise<void> {
+    return this.#storeRead ??= this.store
+      ? this.#readStore(this.store)
+      : Promise.resolve();
+  }
+
   /** The cache in plain form. */
   entries(): CachedUrl[] {
     return [...this.#cache.values()].map(({ file, url }) =>
@@ -339,7 +349,7 @@ export class DownloadUrls implements UrlResolver {
   ): Promise<ResolvedUrl> {
     const key = cacheKey(file);
     if (this.store) {
-      await (this.#storeRead ??= this.#readStore(this.store));
+      await this.readStore();
       const known = this.#usable(key, stale);
       if (known) return known;
     }
