@@ -3,7 +3,7 @@ import * as zarr from "zarrita";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
 import { startEmulator } from "../emulator.ts";
-import { arrayPartsByWorker, urlMessageCounts } from "../src/pool/pool.ts";
+import { urlMessageCounts } from "../src/pool/pool.ts";
 import {
   MIN_PART_CHUNKS,
   partCount,
@@ -72,36 +72,6 @@ Deno.test("URLs the main thread already has go back to a worker in batches", asy
     counts.answerMessages * 4 <= counts.asks,
     `${counts.asks} URL asks answered in ${counts.answerMessages} messages`,
   );
-});
-
-const CORES = navigator.hardwareConcurrency;
-
-Deno.test({
-  name:
-    "a pool with more workers than cores decodes getArray's parts on as many workers as there are cores",
-  ignore: CORES > 8, // a pool of CORES + 1 workers would be the test's cost
-  async fn() {
-    // Enough chunks for 4 parts of MIN_PART_CHUNKS per decoding worker.
-    const rows = 4 * CORES * MIN_PART_CHUNKS;
-    const data = ramp(Float32Array, rows * 2);
-    await using emu = await startEmulator({
-      files: await buildZarrStore(
-        [{ path: "t", data, shape: [rows, 2], chunks: [1, 2] }],
-        { format: 2 },
-      ),
-    });
-    const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-    await using pool = new RepoFsPool(fs, { workers: CORES + 1 });
-    const read = await getArray(pool, "", "t");
-    deepStrictEqual(read.data, data);
-    const parts = arrayPartsByWorker(pool);
-    deepStrictEqual(parts.slice(CORES), [0], "the last worker decodes nothing");
-    equal(parts.reduce((a, b) => a + b), 4 * CORES, "4 parts per core");
-    ok(
-      parts.slice(0, CORES).every((n) => n > 0),
-      `every other worker decodes: ${parts}`,
-    );
-  },
 });
 
 Deno.test("a pool's parts of small chunks hold at least MIN_PART_CHUNKS chunks", () => {

@@ -145,7 +145,6 @@ const CANCEL_GRACE_MS = 1000;
 
 let crash: (pool: RepoFsPool, index: number, reason: string) => void;
 let countUrlMessages: (pool: RepoFsPool) => UrlMessageCounts;
-let countArrayParts: (pool: RepoFsPool) => number[];
 
 /**
  * What crossed between a pool's threads for content URLs.
@@ -220,33 +219,6 @@ export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
 }
 
 /**
- * Test seam: how many `getArray` parts each worker of `pool` was given,
- * by worker.
- *
- * @example
- * ```ts
- * import { arrayPartsByWorker, RepoFsPool } from "./pool.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { getArray } from "../zarr/get_array.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { buildZarrStore } from "../../fixtures/zarr_writer.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * await using emu = await startEmulator({
- *   files: await buildZarrStore([
- *     { path: "t", data: new Float32Array(8), shape: [8], chunks: [4] },
- *   ], { format: 2 }),
- * });
- * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
- * await getArray(pool, "", "t"); // 2 chunks: one part
- * deepStrictEqual(arrayPartsByWorker(pool), [1]);
- * ```
- */
-export function arrayPartsByWorker(pool: RepoFsPool): number[] {
-  return countArrayParts(pool);
-}
-
-/**
  * A pool of workers reading one dataset.
  *
  * A worker whose module fails to load is started again after a backoff;
@@ -282,15 +254,6 @@ export function arrayPartsByWorker(pool: RepoFsPool): number[] {
 export class RepoFsPool implements AsyncDisposable {
   /** Number of workers. */
   readonly size: number;
-  /**
-   * The first workers, no more than the cores, that decode `getArray`
-   * parts: decoding is CPU-bound, and threads beyond the cores only take
-   * turns on them (a pool of 4 on 2 cores took 1.5× the time of `RepoFs`
-   * alone over 20,000 chunks of 2 KiB, a pool of 2 1.1×).
-   */
-  readonly #decoders: number;
-  /** `getArray` parts given to each worker. */
-  readonly #arrayParts: number[];
   readonly #fs: RepoFs;
   readonly #workerUrl: string | URL;
   readonly #slots: Slot[] = [];
@@ -328,16 +291,11 @@ export class RepoFsPool implements AsyncDisposable {
       throw new TypeError(`workers must be an integer >= 1, got ${size}`);
     }
     this.size = size;
-    this.#decoders = Math.min(
-      size,
-      globalThis.navigator?.hardwareConcurrency ?? size,
-    );
-    this.#arrayParts = new Array(size).fill(0);
     this.#fs = fs;
     this.#workerUrl = options.workerUrl ?? WORKER_URL;
     for (let i = 0; i < size; i++) this.#slots.push(this.#spawn());
     offerPartDecoder(this, {
-      workers: this.#decoders,
+      workers: size,
       read: (requests, options) => this.#readArrayParts(requests, options),
     });
   }
@@ -346,7 +304,6 @@ export class RepoFsPool implements AsyncDisposable {
     crash = (pool, index, reason) =>
       pool.#post(pool.#slots[index], { type: "crash", reason });
     countUrlMessages = (pool) => ({ ...pool.#urlMessages });
-    countArrayParts = (pool) => [...pool.#arrayParts];
   }
 
   /** As {@linkcode RepoFs.catFile}, done in a worker; aborting `signal` stops it there. */
@@ -374,8 +331,8 @@ export class RepoFsPool implements AsyncDisposable {
   }
 
   /**
-   * Zarr array parts read and decoded in the decoding workers, in request
-   * order. Aborting `signal` stops the parts still being read.
+   * Zarr array parts read and decoded in the workers, in request order.
+   * Aborting `signal` stops the parts still being read.
    */
   #readArrayParts(
     requests: ArrayPartRequest[],
@@ -383,11 +340,7 @@ export class RepoFsPool implements AsyncDisposable {
   ): Promise<ArrayPartResult[]> {
     return Promise.all(
       requests.map((request) =>
-        this.#dispatch<ArrayPartResult>(
-          { type: "array", request },
-          options,
-          this.#decoders,
-        )
+        this.#dispatch<ArrayPartResult>({ type: "array", request }, options)
       ),
     );
   }
@@ -456,11 +409,9 @@ export class RepoFsPool implements AsyncDisposable {
     return this.close();
   }
 
-  /** Runs `request` on the least busy of the first `among` workers. */
   async #dispatch<T>(
     request: Request,
     options: { signal?: AbortSignal; onBytes?: (bytes: number) => void },
-    among = this.size,
   ): Promise<T> {
     const { signal, onBytes } = options;
     this.#checkOpen();
@@ -468,12 +419,9 @@ export class RepoFsPool implements AsyncDisposable {
     await this.#whenListed();
     this.#checkOpen();
     signal?.throwIfAborted();
-    const slot = this.#slots.slice(0, among).reduce((a, b) =>
+    const slot = this.#slots.reduce((a, b) =>
       b.jobs.size < a.jobs.size ? b : a
     );
-    if (request.type === "array") {
-      this.#arrayParts[this.#slots.indexOf(slot)]++;
-    }
     const id = ++this.#lastJob;
     const forget = whenAborted(signal, () => this.#cancel(id, signal!.reason));
     try {

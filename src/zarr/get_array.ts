@@ -26,9 +26,8 @@ import type { ByteSource } from "./zarr_store.ts";
  * directory `root`, or `selection` of it, as `zarr.get` would. With a
  * `RepoFs` it decodes on the calling thread. With a `RepoFsPool` the
  * selection is split along its first axis at chunk boundaries into up to
- * four parts per decoding worker (as many as the pool has, but no more
- * than the cores), each of at least {@linkcode MIN_PART_CHUNKS} chunks or
- * {@linkcode MIN_PART_BYTES} decoded bytes; each of those workers reads and
+ * four parts per worker, each of at least {@linkcode MIN_PART_CHUNKS}
+ * chunks or {@linkcode MIN_PART_BYTES} decoded bytes; each worker reads and
  * decodes two parts at a time, and every part is copied into one C-order
  * result as it arrives.
  * Arrays of booleans and strings are decoded on the calling thread (their

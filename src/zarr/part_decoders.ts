@@ -18,7 +18,7 @@ import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
  * ```
  */
 export interface PartDecoder {
-  /** Workers that decode parts, each a few at a time. */
+  /** How many parts can be decoded at once, one per worker. */
   readonly workers: number;
   /** Each request read and decoded by one worker; results in request order. */
   read(
