@@ -17,6 +17,7 @@ import {
 } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { collect } from "../src/content/content.ts";
+import { errorDetail } from "../src/repo/repo_api.ts";
 import { contentUrls } from "../src/repo_fs.ts";
 import { bounded, patterned, recordingLogger } from "./support.ts";
 
@@ -162,6 +163,31 @@ Deno.test("zero-byte files and files without a listed size", async () => {
     await t.fs.catFile("data/nosize.bin", { start: -100, end: -50 }),
     nosize.slice(-100, -50),
   );
+});
+
+Deno.test("a listed size that cannot be a byte count is no size: reads from the end stay right", async () => {
+  const content = patterned(3000, 12);
+  await using t = await setup({}, {
+    files: {
+      "huge.bin": { content, listedSize: 1e20 },
+      "half.bin": { content, listedSize: 2999.5 },
+      "negative.bin": { content, listedSize: -1 },
+    },
+  });
+  for (const path of ["huge.bin", "half.bin", "negative.bin"]) {
+    equal((await t.fs.info(path)).size, null, path);
+    deepStrictEqual(
+      await t.fs.catFile(path, { start: -10 }),
+      content.slice(-10),
+      path,
+    );
+    deepStrictEqual(
+      await t.fs.catFile(path, { start: -20, end: -10 }),
+      content.slice(-20, -10),
+      path,
+    );
+    deepStrictEqual(await t.fs.catFile(path), content, path);
+  }
 });
 
 Deno.test("a full read returns more than the listed size (ingested tabular files)", async () => {
@@ -605,6 +631,61 @@ Deno.test("the token goes to the repository only, and never into errors", async 
   assertNoTokenLeak(t.emu);
 });
 
+/** Every way an error is shown: message, `String`, JSON, stack, and what `console.error` prints (causes included). */
+function shownForms(error: unknown): string[] {
+  const e = error as Error;
+  return [
+    e.message,
+    String(e),
+    JSON.stringify(e),
+    e.stack ?? "",
+    Deno.inspect(e),
+  ];
+}
+
+/** The longest piece of `secret` that `text` contains. */
+function longestPiece(text: string, secret: string): string {
+  let longest = "";
+  for (let i = 0; i < secret.length; i++) {
+    for (let j = i + longest.length + 1; j <= secret.length; j++) {
+      if (!text.includes(secret.slice(i, j))) break;
+      longest = secret.slice(i, j);
+    }
+  }
+  return longest;
+}
+
+Deno.test("no piece of the token in errors: cut URLs, long error bodies, and fetch's own error under them", async () => {
+  await using t = await setup({ retry: { retries: 1, baseDelayMs: 1 } });
+  await t.fs.ls("");
+  // The token across the point where a long URL is cut for the message.
+  const pad = "p".repeat(100 - TOKEN.length / 2 - t.emu.storeOrigin.length - 2);
+  t.emu.faults.location = `${t.emu.storeOrigin}/${pad}/${TOKEN}/${
+    "q".repeat(150)
+  }?sig=1`;
+  const cut = await t.fs.catFile("7").catch((e) => e);
+  ok(cut instanceof RepoHttpError, String(cut));
+  ok(cut.message.includes("…"), "the URL was cut");
+  // fetch's error quotes the whole URL, query included.
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = closed.addr as Deno.NetAddr;
+  closed.close();
+  t.emu.faults.location = `http://127.0.0.1:${port}/obj?key=${TOKEN}`;
+  const refused = await t.fs.catFile("data/big.bin").catch((e) => e);
+  ok(refused instanceof RepoConnectionError, String(refused));
+  ok(refused.cause instanceof Error, "the cause is kept, scrubbed");
+  for (const error of [cut, refused]) {
+    for (const text of shownForms(error)) {
+      ok(longestPiece(text, TOKEN).length <= 6, text);
+      ok(!text.includes("key="), text);
+    }
+  }
+  // An error body in plain text echoing the token past where it is cut.
+  const body = `${"x".repeat(178)} Bad API key ${TOKEN} and more`;
+  const detail = await errorDetail(new Response(body, { status: 401 }));
+  ok(longestPiece(detail, TOKEN).length <= 6, detail);
+});
+
 Deno.test("timeoutMs is an idle deadline: a body slower than it in total, never silent that long, arrives", async () => {
   const slow = patterned(16 * 1024, 11);
   await using t = await setup({ timeoutMs: 400 }, {
@@ -617,6 +698,15 @@ Deno.test("timeoutMs is an idle deadline: a body slower than it in total, never 
   ok(performance.now() - started > 400, "the whole read outlasted timeoutMs");
   const file = await t.fs.open("slow.bin");
   deepStrictEqual(await collect(file.stream()), slow, "stream()");
+});
+
+Deno.test("timeoutMs is an idle deadline for the listing too: one slower than it in total, never silent that long, arrives", async () => {
+  await using t = await setup({ timeoutMs: 400 }, {
+    faults: { listingTrickle: { bytes: 256, everyMs: 40 } },
+  });
+  const started = performance.now();
+  equal((await t.fs.info("data/big.bin")).size, BIG.length);
+  ok(performance.now() - started > 400, "the listing outlasted timeoutMs");
 });
 
 Deno.test("a body that stalls halfway is resumed from its last byte after timeoutMs", async () => {
@@ -675,6 +765,96 @@ Deno.test("a 200 shorter or longer than the listed file is an error, never data"
     "a file listed empty needs no request",
   );
   equal(t.emu.counters.storeGets, 4, "a protocol error is not retried");
+});
+
+Deno.test("a 200 of unsaid length is read to its end and checked: a page as long as the bytes asked is an error, never data", async () => {
+  const ten = patterned(10, 4);
+  const big = patterned(5000, 5);
+  await using t = await setup({}, {
+    files: { "ten.bin": ten, "big.bin": big },
+    faults: { unsaidLength: true },
+  });
+  await t.fs.ls("");
+  deepStrictEqual(await t.fs.catFile("ten.bin"), ten, "an honest answer");
+  deepStrictEqual(
+    await t.fs.catFile("big.bin", { start: 100, end: 300 }),
+    big.subarray(100, 300),
+  );
+  t.emu.faults.ignoreRange = true;
+  deepStrictEqual(
+    await t.fs.catFile("big.bin", { start: 100, end: 300 }),
+    big.subarray(100, 300),
+    "the whole file for a range, of unsaid length: read to its end",
+  );
+  t.emu.faults.ignoreRange = false;
+  t.emu.faults.portalPage = 100; // 18 bytes of HTML
+  for (
+    const [read, listed] of [
+      [() => t.fs.catFile("ten.bin"), 10],
+      [() => t.fs.catFile("big.bin", { start: 0, end: 10 }), 5000],
+      [async () => collect((await t.fs.open("ten.bin")).stream()), 10],
+    ] as const
+  ) {
+    await rejects(read(), (e: unknown) => {
+      ok(e instanceof RepoProtocolError, String(e));
+      ok(
+        e.message.includes(`18 bytes, but the listing says ${listed}`),
+        e.message,
+      );
+      return true;
+    });
+  }
+});
+
+Deno.test("a gzip-encoded answer to a range is an error, never the compressed bytes", async () => {
+  const big = patterned(5000, 6);
+  await using t = await setup({}, { files: { "big.bin": big } });
+  await t.fs.ls("");
+  for (const unsaidLength of [false, true]) {
+    t.emu.faults.unsaidLength = unsaidLength;
+    t.emu.faults.gzipBody = 1;
+    await rejects(
+      t.fs.catFile("big.bin", { start: 0, end: 100 }),
+      (e: unknown) => e instanceof RepoProtocolError,
+    );
+    t.emu.faults.gzipBody = 1;
+    deepStrictEqual(
+      await t.fs.catFile("big.bin"),
+      big,
+      "a whole file, which fetch decodes",
+    );
+  }
+  equal(t.emu.faults.gzipBody, 0, "every gzip answer was sent");
+});
+
+Deno.test("a file replaced while it is read is an error, never bytes spliced from two versions", async () => {
+  const before = patterned(5000, 13);
+  for (
+    const [after, said] of [
+      [patterned(5000, 14), /changed while it was read \(ETag "/],
+      [
+        patterned(3000, 14),
+        /changed while it was read \(5000 bytes, then 3000\)/,
+      ],
+    ] as const
+  ) {
+    await using t = await setup({}, {
+      files: { "f.bin": { content: before, listedSize: null } },
+      faults: { truncate: 1 }, // so the read goes on in a second request
+    });
+    const reader = (await t.fs.open("f.bin")).stream().getReader();
+    const first = await reader.read();
+    deepStrictEqual(first.value, before.subarray(0, first.value!.length));
+    t.emu.replaceContent("f.bin", after);
+    const rest = (async () => {
+      for (;;) if ((await reader.read()).done) return;
+    })();
+    await rejects(rest, (e: unknown) => {
+      ok(e instanceof RepoProtocolError, String(e));
+      ok(said.test(e.message), e.message);
+      return true;
+    });
+  }
 });
 
 Deno.test("messages cut a very long path to one short line", async () => {

@@ -117,14 +117,14 @@ export class RepoHttpError extends Error {
     detail?: string,
     options: RepoErrorOptions & { retryAfter?: string | null } = {},
   ) {
-    const bare = withoutQuery(url);
+    const bare = redact(withoutQuery(url));
     super(
       redact(`HTTP ${status} from ${clip(bare)}${detail ? `: ${detail}` : ""}`),
       { cause: options.cause },
     );
     this.name = "RepoHttpError";
     this.status = status;
-    this.url = redact(bare);
+    this.url = bare;
     if (options.retryAfter) this.retryAfter = options.retryAfter;
     if (detail) this.detail = redact(detail);
   }
@@ -286,11 +286,29 @@ export class RepoConnectionError extends Error {
    */
   constructor(url: string, reason: string, options: RepoErrorOptions = {}) {
     const bare = redact(withoutQuery(url));
-    const why = reason.replace(/\?[^\s)"']*/g, "");
-    super(redact(`Request to ${clip(bare)} failed: ${why}`), options);
+    super(`Request to ${clip(bare)} failed: ${scrub(reason)}`, {
+      cause: scrubbedCause(options.cause),
+    });
     this.name = "RepoConnectionError";
     this.url = bare;
   }
+}
+
+/** `text` with the token blanked and URLs' query strings (credentials) dropped. */
+function scrub(text: string): string {
+  return redact(text).replace(/\?[^\s)"']*/g, "");
+}
+
+/**
+ * The failure under a connection error (`fetch`'s, which quotes the whole
+ * URL) as it may be kept: an `Error` with the same name and a scrubbed
+ * message; its stack, which repeats the message, is not kept.
+ */
+function scrubbedCause(cause: unknown): unknown {
+  if (cause === undefined) return undefined;
+  const safe = new Error(scrub(errorMessage(cause)));
+  if (cause instanceof Error) safe.name = cause.name;
+  return safe;
 }
 
 /**

@@ -120,6 +120,8 @@ export class BodyCursor {
   #refreshed = false;
   #open?: OpenBody;
   #finished = false;
+  /** What the first answer said of the file: its size and `ETag`. */
+  #seen: { total?: number; etag?: string } = {};
 
   /**
    * @param context what the cursors of one `RepoFs` share
@@ -155,10 +157,7 @@ export class BodyCursor {
   async #next(): Promise<Uint8Array | null> {
     for (;;) {
       this.signal?.throwIfAborted();
-      if (this.#finished || this.#reachedEnd()) {
-        await this.close();
-        return null;
-      }
+      if (this.#finished || this.#reachedEnd()) return await this.#finish();
       this.#target ??= await this.context.urls.resolve(
         this.file,
         this.#stale,
@@ -184,6 +183,42 @@ export class BodyCursor {
     return this.#end !== undefined && this.#offset >= this.#end;
   }
 
+  /**
+   * The cursor has all it asked for. A whole-file body of unsaid length
+   * that is still open is first read to its end and its length checked
+   * against the listing: a page (or an encoded file) can begin with as many
+   * bytes as were asked and still not be the file. A body that breaks off
+   * before its end fails the read for good, since the cursor is done and a
+   * retry would have nothing left to check.
+   */
+  async #finish(): Promise<null> {
+    const open = this.#open;
+    try {
+      if (open?.whole && open.end === undefined && this.file.size !== null) {
+        await this.#checkWholeLength(open, this.file.size);
+      }
+    } finally {
+      await this.close();
+    }
+    return null;
+  }
+
+  async #checkWholeLength(open: OpenBody, listed: number): Promise<void> {
+    try {
+      while ((await this.#read(open)) !== null) {
+        if (!this.file.tabular && open.position > listed) break;
+      }
+    } catch (error) {
+      if (!(error instanceof RepoConnectionError)) throw error;
+      throw new RepoProtocolError(
+        `the answer did not say its length and broke off before its end, so it cannot be checked against the listing: ${error.message}`,
+        open.url,
+        { cause: error },
+      );
+    }
+    expectTotal(open.position, this.file, open.url);
+  }
+
   /** Stops reading: the open body, if any, is cancelled. */
   async close(): Promise<void> {
     this.#finished = true;
@@ -195,10 +230,7 @@ export class BodyCursor {
     try {
       for (;;) {
         if (this.#finished) return null;
-        if (this.#reachedEnd()) {
-          await this.close();
-          return null;
-        }
+        if (this.#reachedEnd()) return await this.#finish();
         this.#open ??= await this.#openAt(this.#target!);
         if (this.#open === undefined) return null;
         const chunk = await this.#read(this.#open);
@@ -304,6 +336,7 @@ export class BodyCursor {
       const answer = await deadline.race(
         classifyAnswer(response, asked, this.file, target),
       );
+      this.#sameFile(answer.total, response.headers.get("etag"), target.url);
       if (answer.total !== undefined) {
         this.context.learnTotal(this.file.id, answer.total);
       }
@@ -328,6 +361,33 @@ export class BodyCursor {
       if (response !== undefined) await cancelBody(response);
       throw deadline.explain(error, target.url);
     }
+  }
+
+  /**
+   * Throws when an answer describes another file than the answers before it
+   * in this read (another size or `ETag`): the file was replaced while it
+   * was read, and its bytes would be spliced from two versions.
+   */
+  #sameFile(
+    total: number | undefined,
+    etag: string | null,
+    url: string,
+  ): void {
+    const seen = this.#seen;
+    const changed = (total !== undefined && seen.total !== undefined &&
+        total !== seen.total)
+      ? `${seen.total} bytes, then ${total}`
+      : (etag !== null && seen.etag !== undefined && etag !== seen.etag)
+      ? `ETag ${seen.etag}, then ${etag}`
+      : undefined;
+    if (changed !== undefined) {
+      throw new RepoProtocolError(
+        `the file changed while it was read (${changed})`,
+        url,
+      );
+    }
+    seen.total ??= total;
+    if (etag !== null) seen.etag ??= etag;
   }
 
   async #closeBody(): Promise<void> {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { type EmulatorFaults, takeCountdown } from "./faults.ts";
 import { goneSignal, sleep, untilAborted } from "./waits.ts";
 
@@ -67,7 +69,16 @@ export function contentReply(
   closed: AbortSignal = new AbortController().signal,
 ): { response: Response; sent: number } {
   const isGet = request.method !== "HEAD";
-  if (isGet && takeCountdown(faults, "portalPage")) return portalPage();
+  if (isGet && takeCountdown(faults, "portalPage")) {
+    return wholeAnswer(PORTAL_PAGE, { "content-type": "text/html" }, faults);
+  }
+  if (isGet && takeCountdown(faults, "gzipBody")) {
+    return wholeAnswer(
+      new Uint8Array(gzipSync(bytes)),
+      { "content-type": contentType, "content-encoding": "gzip" },
+      faults,
+    );
+  }
   const total = bytes.length;
   const range = faults.ignoreRange
     ? null
@@ -87,6 +98,7 @@ export function contentReply(
   const headers = new Headers({
     "content-type": contentType,
     "accept-ranges": "bytes",
+    etag: etagOf(bytes),
   });
   if (range) {
     const shift = isGet && takeCountdown(faults, "shiftContentRange") ? 1 : 0;
@@ -112,11 +124,18 @@ export function contentReply(
     headers.set("content-length", String(half));
   }
   const piece = body.subarray(0, keep);
-  const paced = keep < body.length || stall || faults.trickle !== null;
+  const paced = keep < body.length || stall || faults.trickle !== null ||
+    faults.unsaidLength;
+  if (faults.unsaidLength) headers.delete("content-length");
   return {
     response: new Response(
       paced
-        ? pacedBody(piece, stall, faults, () => goneSignal(request, closed))
+        ? pacedBody(
+          piece,
+          stall,
+          () => faults.trickle,
+          () => goneSignal(request, closed),
+        )
         : piece,
       { status, headers },
     ),
@@ -124,29 +143,68 @@ export function contentReply(
   };
 }
 
+const etags = new WeakMap<Uint8Array, string>();
+
+/** The `ETag` of a file's bytes: their MD5 in quotes, as S3 sends it. */
+function etagOf(bytes: Uint8Array): string {
+  let etag = etags.get(bytes);
+  if (etag === undefined) {
+    etag = `"${createHash("md5").update(bytes).digest("hex")}"`;
+    etags.set(bytes, etag);
+  }
+  return etag;
+}
+
 /** What a captive portal or proxy sends instead of the file. */
-function portalPage(): { response: Response; sent: number } {
-  const page = new TextEncoder().encode("<html>login</html>");
+const PORTAL_PAGE = new TextEncoder().encode("<html>login</html>");
+
+/**
+ * A 200 of `body`, streamed with no `Content-Length` while
+ * `faults.unsaidLength` holds.
+ */
+function wholeAnswer(
+  body: Uint8Array<ArrayBuffer>,
+  headers: HeadersInit,
+  faults: EmulatorFaults,
+): { response: Response; sent: number } {
+  const streamed = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(body.slice());
+        controller.close();
+      },
+    });
   return {
-    response: new Response(page, {
-      headers: { "content-type": "text/html" },
+    response: new Response(faults.unsaidLength ? streamed() : body, {
+      headers,
     }),
-    sent: page.length,
+    sent: body.length,
   };
 }
 
 /**
- * Streams `piece`, in `faults.trickle` steps while that is set, then ends,
- * or with `stall` waits until the client goes away or the emulator closes
- * before ending. A body that ends short of its `Content-Length` makes the
- * server drop the connection, which the client sees as an error while
- * reading the body; an erroring stream would do the same but print a stack
- * trace on the server. The chunks are copies, as the server may detach them.
+ * Streams `piece`, in the steps `pace()` gives while it gives any, then
+ * ends, or with `stall` waits until `goneOf()` aborts (the client goes away
+ * or the emulator closes) before ending. A body that ends short of its
+ * `Content-Length` makes the server drop the connection, which the client
+ * sees as an error while reading the body; an erroring stream would do the
+ * same but print a stack trace on the server. The chunks are copies, as the
+ * server may detach them.
+ *
+ * @example
+ * ```ts
+ * import { pacedBody } from "./content.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const body = pacedBody(new Uint8Array(10), false, () => ({ bytes: 4, everyMs: 1 }), () => new AbortController().signal);
+ * const sizes = [];
+ * for await (const chunk of body) sizes.push(chunk.length);
+ * strictEqual(sizes.join(), "4,4,2");
+ * ```
  */
-function pacedBody(
+export function pacedBody(
   piece: Uint8Array<ArrayBuffer>,
   stall: boolean,
-  faults: EmulatorFaults,
+  pace: () => EmulatorFaults["trickle"],
   goneOf: () => AbortSignal,
 ): ReadableStream<Uint8Array> {
   const cancelled = new AbortController();
@@ -155,15 +213,15 @@ function pacedBody(
   let offset = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const pace = faults.trickle;
+      const step = pace();
       const rest = piece.length - offset;
-      if (rest > 0 && offset > 0 && pace) await sleep(pace.everyMs, until());
+      if (rest > 0 && offset > 0 && step) await sleep(step.everyMs, until());
       if (rest === 0 && stall) await untilAborted(until());
       if (cancelled.signal.aborted) return;
       if (rest === 0 || gone?.aborted) return controller.close();
-      const step = pace ? Math.max(1, Math.floor(pace.bytes)) : rest;
-      controller.enqueue(piece.slice(offset, offset + step));
-      offset = Math.min(piece.length, offset + step);
+      const size = step ? Math.max(1, Math.floor(step.bytes)) : rest;
+      controller.enqueue(piece.slice(offset, offset + size));
+      offset = Math.min(piece.length, offset + size);
     },
     cancel() {
       cancelled.abort();

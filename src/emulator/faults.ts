@@ -63,6 +63,9 @@ export interface FailureRule {
  *   shiftContentRange: 0,
  *   pageOverlap: 0,
  *   pageTotalDrift: 0,
+ *   unsaidLength: false,
+ *   gzipBody: 0,
+ *   listingTrickle: null,
  * };
  * ```
  */
@@ -133,6 +136,18 @@ export interface EmulatorFaults {
    * between pages.
    */
   pageTotalDrift: number;
+  /**
+   * While true, content answers carry no `Content-Length`: their bodies are
+   * streamed (chunked), as servers that generate them do.
+   */
+  unsaidLength: boolean;
+  /**
+   * The next n content answers to GETs are the whole file gzip-compressed,
+   * 200 with `Content-Encoding: gzip`, whatever range was asked.
+   */
+  gzipBody: number;
+  /** As `trickle`, for the repository's JSON answers: listings and collection contents. */
+  listingTrickle: { bytes: number; everyMs: number } | null;
 }
 
 /**
@@ -153,7 +168,8 @@ export type CountdownFault =
   | "stall"
   | "shiftContentRange"
   | "pageOverlap"
-  | "pageTotalDrift";
+  | "pageTotalDrift"
+  | "gzipBody";
 
 /**
  * The knobs with their defaults, overridden by `initial`. The failure rules
@@ -191,6 +207,9 @@ export function createFaults(
     shiftContentRange: 0,
     pageOverlap: 0,
     pageTotalDrift: 0,
+    unsaidLength: false,
+    gzipBody: 0,
+    listingTrickle: null,
     ...initial,
     failures: (initial.failures ?? []).map((rule) => ({ ...rule })),
   };

@@ -9,6 +9,7 @@
 
 import type { EmulatorContext } from "./context.ts";
 import { type Dataset, findVersion } from "./dataset.ts";
+import { pacedBody } from "./content.ts";
 import { takeCountdown } from "./faults.ts";
 import { fileAnswer, versionSummary } from "./metadata.ts";
 import { envelopeError, jsonReply } from "./replies.ts";
@@ -193,10 +194,16 @@ export function jsonAnswer(
   context: EmulatorContext,
   body: Uint8Array<ArrayBuffer>,
 ): Response {
+  const { faults } = context;
+  const sent = takeCountdown(faults, "malformedJson")
+    ? body.subarray(0, Math.floor(body.length / 2))
+    : body;
   return jsonReply(
-    takeCountdown(context.faults, "malformedJson")
-      ? body.subarray(0, Math.floor(body.length / 2))
-      : body,
+    faults.listingTrickle === null
+      ? sent
+      : pacedBody(sent, false, () =>
+        faults.listingTrickle, () =>
+        context.closed),
   );
 }
 

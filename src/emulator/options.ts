@@ -136,6 +136,15 @@ export interface EmulatorOptions {
   port?: number;
   /** Object-store port. Default 0 (ephemeral). */
   storePort?: number;
+  /**
+   * An object store of your own, such as `http://127.0.0.1:8080`: redirects
+   * point there, to `{storeOrigin}/repo-emulator/{key}?X-Amz-…`, and the
+   * emulator starts no store. Fill a folder with `Emulator.writeStore` and
+   * serve it with any static file server (nginx, say), which serves the path
+   * and ignores the query. Nothing then checks the signatures, and the
+   * emulator's store counters and store faults see none of those requests.
+   */
+  storeOrigin?: string;
   /** Interface both servers listen on. Default `127.0.0.1`. */
   hostname?: string;
   /** Fault knobs to start with; they stay adjustable through `emulator.faults`. */

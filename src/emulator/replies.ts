@@ -33,7 +33,9 @@ const FAILURE_TEXT: Record<number, [code: string, message: string]> = {
  * deepStrictEqual(await response.json(), { status: "OK", data: [] });
  * ```
  */
-export function jsonReply(body: Uint8Array<ArrayBuffer>): Response {
+export function jsonReply(
+  body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
+): Response {
   return new Response(body, {
     headers: { "content-type": "application/json" },
   });

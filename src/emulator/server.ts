@@ -111,6 +111,58 @@ export interface Emulator extends AsyncDisposable {
    */
   fileId(path: string, version?: string): number;
   /**
+   * Serves other bytes for the file at `path` (of the main version, or of
+   * `version`) from now on, under the same id and store URL, with a new
+   * `ETag`, as when an object is replaced in the store; the listing still
+   * describes the old bytes.
+   *
+   * @example
+   * ```ts
+   * import { startEmulator } from "./server.ts";
+   * import { notStrictEqual, strictEqual } from "node:assert/strict";
+   * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+   * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
+   *   method: "HEAD",
+   *   redirect: "manual",
+   * });
+   * const url = head.headers.get("location")!;
+   * const before = await fetch(url);
+   * await before.body?.cancel();
+   * emu.replaceContent("a.txt", "HELLO");
+   * const after = await fetch(url);
+   * strictEqual(await after.text(), "HELLO");
+   * notStrictEqual(after.headers.get("etag"), before.headers.get("etag"));
+   * ```
+   */
+  replaceContent(
+    path: string,
+    content: Uint8Array | string,
+    version?: string,
+  ): void;
+  /**
+   * Writes every object of the store, in every version (originals of
+   * tabular files included), to `dir` at its store path, for a static file
+   * server to serve as the `storeOrigin` option's store; resolves to the
+   * number of objects written.
+   *
+   * @example
+   * ```ts
+   * import { startEmulator } from "./server.ts";
+   * import { strictEqual } from "node:assert/strict";
+   * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+   * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
+   *   method: "HEAD",
+   *   redirect: "manual",
+   * });
+   * const dir = await Deno.makeTempDir();
+   * strictEqual(await emu.writeStore(dir), 1);
+   * const { pathname } = new URL(head.headers.get("location")!);
+   * strictEqual(await Deno.readTextFile(dir + pathname), "hello");
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  writeStore(dir: string): Promise<number>;
+  /**
    * Shuts both servers down once in-flight requests are answered; every
    * wait (latency, head delay, stalled and trickled bodies) ends at once,
    * a stalled or trickled body by dropping its connection. Calling it again
@@ -183,11 +235,15 @@ export async function startEmulator(
     closed: lifecycle.signal,
     pause: (request, ms) => pause(request, ms, lifecycle.signal),
   };
-  const store = Deno.serve(
-    { hostname, port: options.storePort ?? 0, onListen() {} },
-    withCors(storeHandler(context), context.tokenHeader),
-  );
-  context.storeOrigin = originOf(store.addr);
+  const store = options.storeOrigin === undefined
+    ? Deno.serve(
+      { hostname, port: options.storePort ?? 0, onListen() {} },
+      withCors(storeHandler(context), context.tokenHeader),
+    )
+    : undefined;
+  context.storeOrigin = store === undefined
+    ? externalOrigin(options.storeOrigin!)
+    : originOf(store.addr);
   let repository: Deno.HttpServer<Deno.NetAddr>;
   try {
     repository = Deno.serve(
@@ -195,14 +251,23 @@ export async function startEmulator(
       withCors(repositoryHandler(context), context.tokenHeader),
     );
   } catch (error) {
-    await store.shutdown();
+    await store?.shutdown();
     throw error;
   }
+  const fileId = (path: string, version?: string) => {
+    const id = findVersion(dataset, version)?.idsByPath.get(path);
+    if (id === undefined) {
+      throw new Error(
+        `The emulator has no file "${path}" in version ${version ?? ":latest"}`,
+      );
+    }
+    return id;
+  };
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       lifecycle.abort();
-      await Promise.all([repository.shutdown(), store.shutdown()]);
+      await Promise.all([repository.shutdown(), store?.shutdown()]);
     })();
     return closing;
   };
@@ -215,20 +280,41 @@ export async function startEmulator(
     faults: context.faults,
     resetCounters: () => resetCounters(context.counters),
     expireUrls: () => context.signer.expireAll(),
-    fileId(path, version) {
-      const id = findVersion(dataset, version)?.idsByPath.get(path);
-      if (id === undefined) {
-        throw new Error(
-          `The emulator has no file "${path}" in version ${
-            version ?? ":latest"
-          }`,
-        );
+    fileId,
+    replaceContent(path, content, version) {
+      dataset.filesById.get(fileId(path, version))!.bytes =
+        typeof content === "string"
+          ? new TextEncoder().encode(content)
+          : new Uint8Array(content);
+    },
+    async writeStore(dir) {
+      for (const [path, file] of dataset.filesByStoragePath) {
+        const target = `${dir}${path}`;
+        await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), {
+          recursive: true,
+        });
+        await Deno.writeFile(target, file.bytes);
       }
-      return id;
+      return dataset.filesByStoragePath.size;
     },
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** The `storeOrigin` option checked: an http(s) origin, nothing after it. */
+function externalOrigin(storeOrigin: string): string {
+  const origin = URL.canParse(storeOrigin)
+    ? new URL(storeOrigin).origin
+    : "null";
+  if (!/^https?:/.test(origin) || storeOrigin.replace(/\/$/, "") !== origin) {
+    throw new TypeError(
+      `storeOrigin must be an http(s) origin such as http://127.0.0.1:8080, got ${
+        JSON.stringify(storeOrigin)
+      }`,
+    );
+  }
+  return origin;
 }
 
 function originOf(addr: Deno.NetAddr): string {

@@ -144,8 +144,15 @@ function listedFile(entry: unknown, url: string): ListedFile {
   return file;
 }
 
+/**
+ * A listed size, or `null` when there is none that can be a byte count
+ * (negative, fractional, or too big to count exactly, as `1e400` parses
+ * to `Infinity`): arithmetic on it would misplace ranges from the end.
+ */
 function sizeOf(value: unknown): number | null {
-  return typeof value === "number" && value >= 0 ? value : null;
+  return Number.isSafeInteger(value) && (value as number) >= 0
+    ? value as number
+    : null;
 }
 
 /** A listed `checksum`; one without a string type and value is left out. */

@@ -11,9 +11,9 @@
 import { RepoHttpError, RepoProtocolError } from "../base/errors.ts";
 import { field, listedFiles } from "./listing_entry.ts";
 import type { ListedFile } from "../base/listed_file.ts";
-import { exchange, plainFetch, type Transport } from "./request.ts";
+import { bodyText, exchange, plainFetch, type Transport } from "./request.ts";
 import { isRetriable, type RetryCost, retrying, RetryPolicy } from "./retry.ts";
-import { hideSecret } from "../base/secrets.ts";
+import { hideSecret, redact } from "../base/secrets.ts";
 import { deaccessionedError, explainNotFound } from "./unreadable.ts";
 import {
   fetchHidesRedirects,
@@ -259,7 +259,7 @@ export function rateLimited(error: unknown, cost: RetryCost): unknown {
  * ```
  */
 export async function errorDetail(response: Response): Promise<string> {
-  const text = (await response.text()).slice(0, 4096).trim();
+  const text = redact(await response.text()).slice(0, 4096).trim();
   try {
     const body = JSON.parse(text);
     if (typeof body?.message === "string") return body.message;
@@ -685,11 +685,14 @@ export class RepoApi {
     return this.#retrying(
       signal,
       () =>
-        exchange(this.transport, url, { headers }, signal, async (response) => {
+        exchange(this.transport, url, { headers }, signal, async (
+          response,
+          deadline,
+        ) => {
           if (!response.ok) throw await failureFor(response, url);
           let body: unknown;
           try {
-            body = JSON.parse(await response.text());
+            body = JSON.parse(await bodyText(response, deadline));
           } catch (error) {
             if (error instanceof SyntaxError) {
               throw new RepoProtocolError(

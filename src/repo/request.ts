@@ -147,6 +147,34 @@ export class Deadline {
 }
 
 /**
+ * The body of `response` as text, each chunk that arrives restarting
+ * `deadline`: a long answer over a slow link is read for as long as it keeps
+ * coming, as content is.
+ *
+ * @example
+ * ```ts
+ * import { bodyText, Deadline } from "./request.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const deadline = new Deadline(1000);
+ * strictEqual(await bodyText(new Response("{\"status\":\"OK\"}"), deadline), '{"status":"OK"}');
+ * deadline.dispose();
+ * ```
+ */
+export async function bodyText(
+  response: Response,
+  deadline: Deadline,
+): Promise<string> {
+  if (response.body === null) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of response.body) {
+    deadline.rearm();
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/**
  * Sends one request (redirects not followed, unless `init.redirect` says
  * so) and hands the response to `consume` while the deadline runs; an
  * unread body is cancelled after.
