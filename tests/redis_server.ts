@@ -5,6 +5,8 @@
  * resolves to `undefined`, so that callers skip.
  */
 
+import { freePort } from "./free_port.ts";
+
 /** A running `redis-server`. */
 export interface RedisServer extends AsyncDisposable {
   /** `redis://127.0.0.1:PORT`. */
@@ -76,14 +78,6 @@ export async function startRedis(): Promise<RedisServer> {
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** A port nothing listens on right now. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 /** Resolves once the server on `port` answers `PING`; fails after 10 s. */
