@@ -24,7 +24,11 @@
 // Command (from the repository root; about 25 minutes):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-write --allow-env --allow-run=deno bench/close_to_wire.ts
 // Options: --reps=3 (warm reads per source, and baseline reads),
-// --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20.
+// --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20 (added by
+// the emulator), --store=nginx (chunks from Debian's nginx, see
+// bench/zarr_serve.ts; add --allow-run=deno,nginx), --netem-ms=N (the
+// network adds N ms a round trip, as under bench/netem.sh: a label, and
+// part of the cold floor).
 
 import * as zarr from "zarrita";
 import { commandLines, spawnChildServer } from "./child_server.ts";
@@ -40,6 +44,7 @@ import {
   ARRAY_PATH,
   checksum,
   spawnZarrServer,
+  type StoreServer,
   ZARR_ROOT,
   type ZarrServer,
 } from "./zarr_serve.ts";
@@ -122,6 +127,8 @@ const LAYOUTS = [
   { kib: "2", rows: 20000, side: 16, cols: 32 },
 ].filter(({ kib }) => flag("layouts", "64,2").split(",").includes(kib));
 const LATENCIES = flag("latencies", "0,20").split(",").map(Number);
+const STORE = flag("store", "emulator") as StoreServer;
+const NETEM_MS = Number(flag("netem-ms", "0"));
 const SOURCES = [0, 1, 2, 4];
 const HEAD_CONCURRENCY = 3;
 /** Most chunk reads the baseline keeps in flight. */
@@ -144,12 +151,14 @@ async function main(): Promise<void> {
   console.log(
     `# close_to_wire.ts ${Deno.args.join(" ")} — ${
       new Date().toISOString()
-    } — Deno ${Deno.version.deno} (V8 ${Deno.version.v8}) — ${navigator.hardwareConcurrency} CPUs`,
+    } — Deno ${Deno.version.deno} (V8 ${Deno.version.v8}) — ${navigator.hardwareConcurrency} CPUs — chunks from ${
+      STORE === "nginx" ? "nginx" : "the emulator's store"
+    }`,
   );
   const rows: (string | number)[][] = [];
   const verdicts: string[] = [];
   for (const layout of LAYOUTS) {
-    await using server = await spawnZarrServer(layout);
+    await using server = await spawnZarrServer(layout, STORE);
     const { info } = server;
     const label = `${layout.kib} KiB × ${info.chunkFiles}`;
     console.log(
@@ -161,8 +170,10 @@ async function main(): Promise<void> {
     const urlFile = await Deno.makeTempFile({ prefix: "close_to_wire_" });
     await Deno.writeTextFile(urlFile, JSON.stringify([...urls]));
     const read = baselineRead(urls, info.chunkFiles);
-    for (const latency of LATENCIES) {
-      await server.setLatency(latency);
+    for (const added of LATENCIES) {
+      await server.setLatency(added);
+      const latency = added + NETEM_MS;
+      const linkLabel = `${latency} ms${NETEM_MS > 0 ? " (netem)" : ""}`;
       const baseline: number[] = [];
       for (let rep = 0; rep < REPS; rep++) {
         const { ms, value } = await measure(server, read);
@@ -187,7 +198,7 @@ async function main(): Promise<void> {
       );
       rows.push([
         label,
-        `${latency} ms`,
+        linkLabel,
         "zarrita, all in flight (baseline)",
         "—",
         "—",
@@ -221,7 +232,7 @@ async function main(): Promise<void> {
         );
         rows.push([
           label,
-          `${latency} ms`,
+          linkLabel,
           name,
           s(got.cold.ms),
           latency > 0 ? ratio(got.cold.ms, nominalMs) : "—",
@@ -233,10 +244,12 @@ async function main(): Promise<void> {
           `${got.cold.heads} / ${got.warm.map((x) => x.heads).join(",")} / ${
             secondHeads.join(",")
           }`,
-          Math.max(...got.warm.map((x) => x.peakGets)),
+          STORE === "emulator"
+            ? Math.max(...got.warm.map((x) => x.peakGets))
+            : "—",
           `${s(got.cold.cpuMs)} / ${s(median(got.warm.map((x) => x.cpuMs)))}`,
         ]);
-        const where = `${label}, ${latency} ms, ${name}`;
+        const where = `${label}, ${linkLabel}, ${name}`;
         verdicts.push(
           verdict(
             `${where}: warm / baseline`,

@@ -9,6 +9,13 @@
 //   `reset`       zeroes them (emu.resetCounters())
 //   `latency <n>` sets emu.faults.latencyMs to n
 // and stops when its stdin closes or on SIGTERM/SIGINT.
+// With `--store=nginx` the store's objects are served by Debian's nginx
+// (tests/nginx_server.ts) through the emulator's `storeOrigin`: a static
+// server whose CPU cost per request is far below the emulator's, as a
+// remote store costs the reader's machine none. The emulator then serves
+// only the listing and HEADs, and counts no store GETs; `latency <n>`
+// restarts nginx with that latency too (tests/nginx_server.ts needs its
+// echo module for it); `cpuMs` is this process's alone.
 //
 // Started by bench/zarr_read.ts; by hand (Ctrl-D to stop):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-env bench/zarr_serve.ts --rows=2000 --side=128
@@ -16,10 +23,11 @@
 
 import { commandLines, spawnChildServer } from "./child_server.ts";
 import { cpuMs } from "./cpu_time.ts";
-import { countFlag } from "./flags.ts";
+import { countFlag, flag } from "./flags.ts";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorCounters } from "../emulator.ts";
 import { buildZarrStore } from "../fixtures/zarr_writer.ts";
+import { type NginxServer, startNginx } from "../tests/nginx_server.ts";
 
 /** Dataset directory holding the Zarr group. */
 export const ZARR_ROOT = "bench.zarr";
@@ -123,20 +131,32 @@ export interface ZarrServer extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
+/** Where the chunks are served from: the emulator's own store, or nginx. */
+export type StoreServer = "emulator" | "nginx";
+
 /**
  * Starts this script as a child (`deno` on PATH; the parent needs
  * `--allow-run=deno`) and waits for its JSON line.
  */
-export async function spawnZarrServer(layout: ZarrLayout): Promise<ZarrServer> {
+export async function spawnZarrServer(
+  layout: ZarrLayout,
+  store: StoreServer = "emulator",
+): Promise<ZarrServer> {
   const server = await spawnChildServer<ZarrServerInfo>(
     new URL(import.meta.url),
     [
       `--rows=${layout.rows}`,
       `--side=${layout.side}`,
       `--cols=${layout.cols ?? layout.side}`,
+      `--store=${store}`,
     ],
     "zarr_serve.ts",
-    ["--allow-net=127.0.0.1", "--allow-read", "--allow-env"],
+    [
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-env",
+      ...store === "nginx" ? ["--allow-write", "--allow-run=nginx"] : [],
+    ],
   );
   return {
     info: server.info,
@@ -178,11 +198,22 @@ if (import.meta.main) {
   }
   const files = { ...store, [WARMUP_FILE]: "warm-up\n" };
   const buildMs = Math.round(performance.now() - started);
-  const emu = await startEmulator({ files });
+  let nginx: NginxServer | undefined;
+  let storeRoot: string | undefined;
+  if (flag("store", "emulator") === "nginx") {
+    storeRoot = await Deno.makeTempDir({ prefix: "zarr_serve_" });
+    nginx = await startNginx(storeRoot);
+  }
+  const emu = await startEmulator({ files, storeOrigin: nginx?.origin });
+  if (storeRoot !== undefined) await emu.writeStore(storeRoot);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       await emu.close();
+      await nginx?.stop();
+      if (storeRoot !== undefined) {
+        await Deno.remove(storeRoot, { recursive: true });
+      }
       Deno.exit(0);
     })();
     return stopping;
@@ -217,6 +248,14 @@ if (import.meta.main) {
       console.log("{}");
     } else if (command === "latency") {
       emu.faults.latencyMs = Number(value);
+      if (nginx !== undefined) {
+        const port = Number(new URL(nginx.origin).port);
+        await nginx.stop();
+        nginx = await startNginx(storeRoot!, {
+          port,
+          latencyMs: Number(value),
+        });
+      }
       console.log("{}");
     } else {
       console.log(JSON.stringify({ error: `unknown command ${command}` }));
