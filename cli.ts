@@ -5,7 +5,7 @@
  * safely, and serve a local folder as a dataset for trying it all out.
  *
  * ```sh
- * deno install --global --allow-net --allow-read --allow-write --allow-env -n repo-fs cli.ts
+ * deno install --global --config deno.json --allow-net --allow-read --allow-write --allow-env -n repo-fs cli.ts
  * repo-fs --host repo.example.org --pid doi:10.5072/FK2/ABC tree
  * repo-fs --host repo.example.org --pid doi:10.5072/FK2/ABC get 'climate.zarr' --out data
  * ```

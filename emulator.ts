@@ -5,14 +5,18 @@
  * expiring URLs with byte ranges. It checks the API token, counts requests,
  * and acts out the faults a real deployment shows: latency, rate limiting,
  * 5xx, truncated, dropped, stalled and trickling bodies, expired URLs,
- * ignored ranges and wrong `Content-Range`s, answers without a redirect or
- * with an odd one, captive-portal pages, slow HEADs, error messages quoting
- * the token, and malformed JSON.
+ * ignored ranges and wrong `Content-Range`s, bodies of unsaid length,
+ * gzip-encoded answers, objects replaced while they are read, answers
+ * without a redirect or with an odd one, captive-portal pages, slow HEADs,
+ * error messages quoting the token, and malformed or trickling JSON. With
+ * `storeOrigin` it redirects to a store of your own (nginx over the folder
+ * `writeStore` fills, say).
  *
+ * @example
  * Use it in your own tests:
  *
  * ```ts
- * import { startEmulator } from "./emulator.ts";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { strictEqual } from "node:assert/strict";
  *
  * await using emu = await startEmulator({

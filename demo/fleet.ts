@@ -69,9 +69,15 @@ const { values: args } = parseArgs({
 });
 
 if (args.shard !== undefined && args.host !== undefined) {
-  const shard = args.shard === "auto"
-    ? shardFromEnvironment(Deno.env.toObject())
-    : parseShard(args.shard);
+  let shard: Shard;
+  try {
+    shard = args.shard === "auto"
+      ? shardFromEnvironment(Deno.env.toObject())
+      : parseShard(args.shard);
+  } catch (error) {
+    console.error(`fleet.ts: ${(error as Error).message}\n${USAGE}`);
+    Deno.exit(2);
+  }
   console.log(JSON.stringify(await readShare(shard)));
 } else if (args.shards !== undefined) {
   await runFleet(Number(args.shards));
