@@ -56,6 +56,23 @@ Deno.test("a pool of 2 reading 200 small chunks asks for their URLs in far fewer
   );
 });
 
+Deno.test("a URL one worker asked for reaches the others: a file read again by another worker needs no ask", async () => {
+  await using t = await smallArray();
+  const fs = t.fresh();
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const chunks = (await fs.glob("small.zarr/*.0.0")).map((path) => ({ path }));
+  equal(chunks.length, 200);
+  // Requests go to the least busy worker, in turn: read backwards, every
+  // chunk goes to the worker that did not read it the first time.
+  const first = await pool.catRanges(chunks);
+  const asked = urlMessageCounts(pool).asks;
+  equal(asked, 200, "each chunk's URL asked for once");
+  const again = await pool.catRanges([...chunks].reverse());
+  deepStrictEqual(again, [...first].reverse());
+  equal(urlMessageCounts(pool).asks, asked, "no URL asked for again");
+  equal(t.emu.counters.heads, 200);
+});
+
 Deno.test("URLs the main thread already has go back to a worker in batches", async () => {
   await using t = await smallArray();
   const fs = t.fresh();

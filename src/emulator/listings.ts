@@ -198,13 +198,9 @@ export function jsonAnswer(
   const sent = takeCountdown(faults, "malformedJson")
     ? body.subarray(0, Math.floor(body.length / 2))
     : body;
-  return jsonReply(
-    faults.listingTrickle === null
-      ? sent
-      : pacedBody(sent, false, () =>
-        faults.listingTrickle, () =>
-        context.closed),
-  );
+  if (faults.listingTrickle === null) return jsonReply(sent);
+  const pace = () => faults.listingTrickle;
+  return jsonReply(pacedBody(sent, false, pace, () => context.closed));
 }
 
 /**

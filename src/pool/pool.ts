@@ -23,6 +23,7 @@ import {
 } from "./pool_protocol.ts";
 import { type PoolWorker, startWorker } from "./worker_port.ts";
 import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
+import { type CachedUrl, cachedUrl, cacheKey } from "../repo/download_urls.ts";
 import type { FileInfo } from "../base/types.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
@@ -97,6 +98,11 @@ interface Slot {
   asks: Map<number, AbortController>;
   /** Answers to its URL asks, sent together per microtask run. */
   answers: Batch<number, UrlAnswer>;
+  /**
+   * URLs other workers asked for, sent together per microtask run, so that
+   * a part or file read by this worker next time needs no ask.
+   */
+  known: Batch<string, CachedUrl>;
   /** The worker said its module loaded. */
   ready: boolean;
   /** The worker was terminated; nothing more is posted to it. */
@@ -522,6 +528,7 @@ export class RepoFsPool implements AsyncDisposable {
         this.#urlMessages.answerMessages++;
         this.#post(slot, { type: "resolved", answers });
       }),
+      known: new Batch((urls) => this.#post(slot, { type: "known", urls })),
       ready: false,
       dead: false,
     };
@@ -568,7 +575,7 @@ export class RepoFsPool implements AsyncDisposable {
   /**
    * Resolves a worker's URL ask through the pool's one cache and HEAD
    * budget; the answer joins the others of its microtask run, unless the
-   * worker withdrew the ask.
+   * worker withdrew the ask. A URL found is also sent to the other workers.
    */
   #answer(slot: Slot, { ask, file, stale }: UrlAsk): void {
     const withdrawn = new AbortController();
@@ -578,7 +585,13 @@ export class RepoFsPool implements AsyncDisposable {
       stale,
       withdrawn.signal,
     ).then(
-      (url): UrlAnswer => ({ ask, url }),
+      (url): UrlAnswer => {
+        const entry = cachedUrl(file, url);
+        for (const other of this.#slots) {
+          if (other !== slot) other.known.add(cacheKey(file), entry);
+        }
+        return { ask, url };
+      },
       (error): UrlAnswer => ({ ask, error: flattenError(error) }),
     ).then((answer) => {
       if (!withdrawn.signal.aborted) slot.answers.add(ask, answer);

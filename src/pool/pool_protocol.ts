@@ -6,7 +6,11 @@
  */
 
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
-import type { ContentKey, ResolvedUrl } from "../repo/download_urls.ts";
+import type {
+  CachedUrl,
+  ContentKey,
+  ResolvedUrl,
+} from "../repo/download_urls.ts";
 import type { Downloaded } from "./file_download.ts";
 import {
   DeaccessionedError,
@@ -45,6 +49,7 @@ export type ToWorker =
   }
   | { type: "cancel"; job: number }
   | { type: "resolved"; answers: UrlAnswer[] }
+  | { type: "known"; urls: CachedUrl[] }
   | { type: "crash"; reason: string };
 
 /**

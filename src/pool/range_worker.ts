@@ -144,6 +144,8 @@ function download(
 }
 
 let arrayReader: Promise<ArrayPartReader> | undefined;
+/** The worker's URL cache, from `init` on. */
+let urls: DownloadUrls | undefined;
 
 /** zarrita, loaded on the first array part a worker reads. */
 async function loadArrayReader(): Promise<ArrayPartReader> {
@@ -154,13 +156,16 @@ async function loadArrayReader(): Promise<ArrayPartReader> {
 function receive(message: ToWorker): void {
   switch (message.type) {
     case "init": {
-      const urls = new DownloadUrls(askMainThread, Number.MAX_SAFE_INTEGER);
+      urls = new DownloadUrls(askMainThread, Number.MAX_SAFE_INTEGER);
       checkSerialized(message.serialized);
       keepAsked = 2 * message.serialized.options.headConcurrency;
       urls.load(message.serialized.urls);
       fs = sharingUrls(message.serialized, urls);
       return;
     }
+    case "known":
+      urls?.load(message.urls);
+      return;
     case "resolved": {
       for (const { ask, url, error } of message.answers) {
         const waiting = asked.get(ask);

@@ -88,6 +88,23 @@ export type CachedUrl = [
 ];
 
 /**
+ * The {@linkcode CachedUrl} form of `file`'s resolved `url`.
+ *
+ * @example
+ * ```ts
+ * import { cachedUrl } from "./download_urls.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const url = { url: "https://s3.example/b/k", direct: false, resolvedAt: 0, expiresAt: Infinity };
+ * deepStrictEqual(cachedUrl({ id: 7 }, url), [7, "https://s3.example/b/k", false]);
+ * ```
+ */
+export function cachedUrl(file: ContentKey, url: ResolvedUrl): CachedUrl {
+  return file.format === undefined
+    ? [file.id, url.url, url.direct]
+    : [file.id, url.url, url.direct, file.format];
+}
+
+/**
  * Where a {@linkcode DownloadUrls} cache gets a URL it lacks: a HEAD to the
  * repository, or (in a pool's worker) the main thread's cache. `stale` is
  * the URL that failed, if that is why it asks; `signal` aborts once nobody
@@ -297,9 +314,7 @@ export class DownloadUrls implements UrlResolver {
   /** The cache in plain form. */
   entries(): CachedUrl[] {
     return [...this.#cache.values()].map(({ file, url }) =>
-      file.format === undefined
-        ? [file.id, url.url, url.direct]
-        : [file.id, url.url, url.direct, file.format]
+      cachedUrl(file, url)
     );
   }
 
