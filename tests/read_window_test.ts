@@ -215,9 +215,9 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
 });
 
 Deno.test("a pool's parts read at once share the 64 MiB a read may hold in flight: big chunks keep to it across the workers", async () => {
-  // 4 MiB chunks: the ceiling is 16 reads. A pool of 1 cuts the array into
-  // 4 parts of 12 chunks and reads 2 at once; with a window each of its own,
-  // they would keep 24 chunk reads (96 MiB) in flight.
+  // 4 MiB chunks: the ceiling is 16 reads. A pool of 2 cuts the array into
+  // 8 parts of 6 chunks and reads 4 at once, 2 per worker; with a window
+  // each of its own, they would keep 24 chunk reads (96 MiB) in flight.
   const data = new Float32Array(48 * 1024 * 1024).fill(1.5);
   await using emu = await startEmulator({
     files: await buildZarrStore(
@@ -232,7 +232,7 @@ Deno.test("a pool's parts read at once share the 64 MiB a read may hold in fligh
     ),
   });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  await using pool = new RepoFsPool(fs, { workers: 1 });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
   equal(chunkReadWindow(4 * 2 ** 20).ceiling, 16);
   deepStrictEqual((await getArray(pool, "", "big")).shape, [48, 1024, 1024]);
   emu.faults.latencyMs = 20;
