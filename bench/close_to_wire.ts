@@ -24,11 +24,10 @@
 // Command (from the repository root; about 25 minutes):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-write --allow-env --allow-run=deno bench/close_to_wire.ts
 // Options: --reps=3 (warm reads per source, and baseline reads),
-// --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20 (added by
-// the emulator), --store=nginx (chunks from Debian's nginx, see
-// bench/zarr_serve.ts; add --allow-run=deno,nginx), --netem-ms=N (the
-// network adds N ms a round trip, as under bench/netem.sh: a label, and
-// part of the cold floor).
+// --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20,
+// --sources=0,1,2,4 (0: RepoFs alone, first, as the pools are compared
+// with it; else pool sizes), --store=nginx (chunks from Debian's nginx, see
+// bench/zarr_serve.ts; add --allow-run=deno,nginx).
 
 import * as zarr from "zarrita";
 import { commandLines, spawnChildServer } from "./child_server.ts";
@@ -128,8 +127,7 @@ const LAYOUTS = [
 ].filter(({ kib }) => flag("layouts", "64,2").split(",").includes(kib));
 const LATENCIES = flag("latencies", "0,20").split(",").map(Number);
 const STORE = flag("store", "emulator") as StoreServer;
-const NETEM_MS = Number(flag("netem-ms", "0"));
-const SOURCES = [0, 1, 2, 4];
+const SOURCES = flag("sources", "0,1,2,4").split(",").map(Number);
 const HEAD_CONCURRENCY = 3;
 /** Most chunk reads the baseline keeps in flight. */
 const BASELINE_IN_FLIGHT = 2000;
@@ -170,10 +168,8 @@ async function main(): Promise<void> {
     const urlFile = await Deno.makeTempFile({ prefix: "close_to_wire_" });
     await Deno.writeTextFile(urlFile, JSON.stringify([...urls]));
     const read = baselineRead(urls, info.chunkFiles);
-    for (const added of LATENCIES) {
-      await server.setLatency(added);
-      const latency = added + NETEM_MS;
-      const linkLabel = `${latency} ms${NETEM_MS > 0 ? " (netem)" : ""}`;
+    for (const latency of LATENCIES) {
+      await server.setLatency(latency);
       const baseline: number[] = [];
       for (let rep = 0; rep < REPS; rep++) {
         const { ms, value } = await measure(server, read);
@@ -198,7 +194,7 @@ async function main(): Promise<void> {
       );
       rows.push([
         label,
-        linkLabel,
+        `${latency} ms`,
         "zarrita, all in flight (baseline)",
         "—",
         "—",
@@ -232,7 +228,7 @@ async function main(): Promise<void> {
         );
         rows.push([
           label,
-          linkLabel,
+          `${latency} ms`,
           name,
           s(got.cold.ms),
           latency > 0 ? ratio(got.cold.ms, nominalMs) : "—",
@@ -249,7 +245,7 @@ async function main(): Promise<void> {
             : "—",
           `${s(got.cold.cpuMs)} / ${s(median(got.warm.map((x) => x.cpuMs)))}`,
         ]);
-        const where = `${label}, ${linkLabel}, ${name}`;
+        const where = `${label}, ${latency} ms, ${name}`;
         verdicts.push(
           verdict(
             `${where}: warm / baseline`,
