@@ -9,7 +9,7 @@
  * skip.
  */
 
-import { freePort } from "./free_port.ts";
+import { freePort, runnable, stopOnce } from "./local_servers.ts";
 
 /** A running `nginx`. */
 export interface NginxServer extends AsyncDisposable {
@@ -36,18 +36,8 @@ const WARNING = [
 const ECHO_MODULE = "/usr/lib/nginx/modules/ngx_http_echo_module.so";
 
 /** Whether `nginx` can be run here. */
-export async function hasNginx(): Promise<boolean> {
-  try {
-    const { success } = await new Deno.Command("nginx", {
-      args: ["-v"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return success;
-  } catch {
-    console.warn(WARNING);
-    return false;
-  }
+export function hasNginx(): Promise<boolean> {
+  return runnable("nginx", ["-v"], WARNING);
 }
 
 /** Whether `nginx` can add latency here (its echo module is installed). */
@@ -134,20 +124,10 @@ export async function startNginx(
     stderr: "piped",
   }).spawn();
   const errors = new Response(child.stderr).text();
-  let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= (async () => {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // already gone
-      }
-      await child.status;
-      await errors;
-      await Deno.remove(own, { recursive: true });
-    })();
-    return stopped;
-  };
+  const stop = stopOnce(child, async () => {
+    await errors;
+    await Deno.remove(own, { recursive: true });
+  });
   try {
     await waitForListener(port, child.status, errors);
   } catch (error) {

@@ -5,7 +5,7 @@
  * resolves to `undefined`, so that callers skip.
  */
 
-import { freePort } from "./free_port.ts";
+import { freePort, runnable, stopOnce } from "./local_servers.ts";
 
 /** A running `redis-server`. */
 export interface RedisServer extends AsyncDisposable {
@@ -23,18 +23,8 @@ const WARNING = [
 ].join("\n");
 
 /** Whether `redis-server` can be run here. */
-export async function hasRedis(): Promise<boolean> {
-  try {
-    const { success } = await new Deno.Command("redis-server", {
-      args: ["--version"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return success;
-  } catch {
-    console.warn(WARNING);
-    return false;
-  }
+export function hasRedis(): Promise<boolean> {
+  return runnable("redis-server", ["--version"], WARNING);
 }
 
 /** Starts `redis-server` and resolves once it answers PING. */
@@ -55,18 +45,7 @@ export async function startRedis(): Promise<RedisServer> {
     stdout: "null",
     stderr: "null",
   }).spawn();
-  let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= (async () => {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // already gone
-      }
-      await child.status;
-    })();
-    return stopped;
-  };
+  const stop = stopOnce(child);
   try {
     await waitForPong(port);
   } catch (error) {
