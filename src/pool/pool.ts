@@ -586,9 +586,10 @@ export class RepoFsPool implements AsyncDisposable {
       withdrawn.signal,
     ).then(
       (url): UrlAnswer => {
+        const key = cacheKey(file);
         const entry = cachedUrl(file, url);
         for (const other of this.#slots) {
-          if (other !== slot) other.known.add(cacheKey(file), entry);
+          if (other !== slot) other.known.add(key, entry);
         }
         return { ask, url };
       },
