@@ -95,7 +95,7 @@ export async function startNginx(
      worker_processes 1;
      worker_rlimit_nofile 65536;
      pid ${own}/nginx.pid;
-     error_log ${own}/error.log warn;
+     error_log stderr warn;
      events { worker_connections 16384; }
      http {
        ${accessLog}
@@ -118,7 +118,7 @@ export async function startNginx(
     `,
   );
   const child = new Deno.Command("nginx", {
-    args: ["-e", `${own}/error.log`, "-p", own, "-c", `${own}/nginx.conf`],
+    args: ["-e", "stderr", "-p", own, "-c", `${own}/nginx.conf`],
     stdin: "null",
     stdout: "null",
     stderr: "piped",
@@ -129,7 +129,7 @@ export async function startNginx(
     await Deno.remove(own, { recursive: true });
   });
   try {
-    await waitForListener(port, child.status, errors);
+    await waitForListener(port, `${own}/nginx.pid`, child.status, errors);
   } catch (error) {
     await stop();
     throw error;
@@ -146,11 +146,13 @@ export async function startNginx(
 }
 
 /**
- * Resolves once something accepts connections on `port`; fails when nginx
- * exits first (with what it printed) or after 10 s.
+ * Resolves once nginx listens on `port`: it writes `pidFile` only after it
+ * has bound its sockets, so another server on that port is not taken for
+ * it. Fails when nginx exits first (with what it printed) or after 10 s.
  */
 async function waitForListener(
   port: number,
+  pidFile: string,
   exited: Promise<Deno.CommandStatus>,
   errors: Promise<string>,
 ): Promise<void> {
@@ -160,6 +162,7 @@ async function waitForListener(
   for (;;) {
     if (gone) throw new Error(`nginx exited at start: ${await errors}`);
     try {
+      await Deno.stat(pidFile);
       (await Deno.connect({ hostname: "127.0.0.1", port })).close();
       return;
     } catch {
