@@ -2,13 +2,17 @@
 // gzip float32 Zarr v2 array (bench/zarr_serve.ts, in a child process), with
 // 64 KiB chunks (2,000) and 2 KiB chunks (20,000), at 0 and 20 ms emulator
 // latency, from `RepoFs` alone and from pools of 1, 2 and 4 workers. Each
-// source reads in a `deno run` process of its own, as a user's script does:
+// source reads in `deno run` processes of its own, as a user's script does,
+// and the sources take turns, so that the machine's drift falls on all:
 //   cold     a new process, an empty `urlCacheDir`: every file needs its
-//            HEAD (listing and pool start-up included)
-//   warm     the same process again, `--reps` times (URLs in memory)
-//   second   a new process with the same `urlCacheDir`: its first read,
-//            `--reps` times, each in a process of its own,
-//            listing included, takes the URLs from the file
+//            HEAD (listing and pool start-up included); one source after
+//            the other, each process kept running
+//   warm     `--reps` rounds; in each, every source's process reads again
+//            (URLs in memory), one after the other. A pool is compared
+//            with `RepoFs` round by round (the median of the rounds' ratios)
+//   second   `--reps` rounds; in each, every source starts a new process on
+//            its own `urlCacheDir` and reads once, listing included, with
+//            the URLs from the file
 // Against:
 //   baseline zarrita's `open` and `get` with every chunk read in flight (its
 //            default queue; with more than 2,000 chunks, 2,000 in flight, as
@@ -25,12 +29,16 @@
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-write --allow-env --allow-run=deno bench/close_to_wire.ts
 // Options: --reps=3 (warm reads per source, and baseline reads),
 // --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20,
-// --sources=0,1,2,4 (0: RepoFs alone, first, as the pools are compared
-// with it; else pool sizes), --store=nginx (chunks from Debian's nginx, see
+// --sources=0,1,2,4 (0: RepoFs alone, which the pools are compared
+// with; else pool sizes), --store=nginx (chunks from Debian's nginx, see
 // bench/zarr_serve.ts; add --allow-run=deno,nginx).
 
 import * as zarr from "zarrita";
-import { commandLines, spawnChildServer } from "./child_server.ts";
+import {
+  type ChildServer,
+  commandLines,
+  spawnChildServer,
+} from "./child_server.ts";
 import { bareHeads } from "./bare_heads.ts";
 import { cpuMs } from "./cpu_time.ts";
 import { countFlag, flag } from "./flags.ts";
@@ -207,10 +215,10 @@ async function main(): Promise<void> {
         "—",
         "—",
       ]);
-      const warmOf = new Map<number, number>();
-      const coldOf = new Map<number, number>();
+      const runs = await sourcesRuns(server, SOURCES);
+      const repoFs = runs.get(0);
       for (const workers of SOURCES) {
-        const got = await sourceRuns(server, workers);
+        const got = runs.get(workers)!;
         const name = sourceName(workers);
         const warmTimes = got.warm.map((x) => x.ms);
         const secondTimes = got.second.map((x) => x.ms);
@@ -218,9 +226,10 @@ async function main(): Promise<void> {
         const secondHeads = got.second.map((x) => x.heads);
         const allSecondHeads = secondHeads.reduce((a, b) => a + b, 0);
         const warm = median(warmTimes);
-        warmOf.set(workers, warm);
-        coldOf.set(workers, got.cold.ms);
         const nominalMs = got.cold.heads * latency / HEAD_CONCURRENCY;
+        const paired = repoFs && workers > 0
+          ? median(got.warm.map((x, round) => x.ms / repoFs.warm[round].ms))
+          : undefined;
         console.log(
           `  ${latency} ms ${name}: cold ${s(got.cold.ms)} s, warm ${
             spread(warmTimes)
@@ -235,6 +244,7 @@ async function main(): Promise<void> {
           headsMs === undefined ? "—" : ratio(got.cold.ms, headsMs),
           spread(warmTimes),
           ratio(warm, baselineMs),
+          paired === undefined ? "—" : `${paired.toFixed(2)}×`,
           spread(secondTimes),
           ratio(second, warm),
           `${got.cold.heads} / ${got.warm.map((x) => x.heads).join(",")} / ${
@@ -260,16 +270,16 @@ async function main(): Promise<void> {
             GOAL.second,
           ),
         );
-        if (workers > 0) {
+        if (repoFs && workers > 0) {
           verdicts.push(
             verdict(
-              `${where}: warm / RepoFs warm`,
-              warm / warmOf.get(0)!,
+              `${where}: warm / RepoFs warm, median of the ${REPS} rounds' ratios`,
+              paired!,
               1,
             ),
             verdict(
               `${where}: cold / RepoFs cold`,
-              got.cold.ms / coldOf.get(0)!,
+              got.cold.ms / repoFs.cold.ms,
               1,
             ),
           );
@@ -305,6 +315,7 @@ async function main(): Promise<void> {
     "cold / bare HEADs",
     "warm s",
     "warm / baseline",
+    "warm / RepoFs warm, paired",
     "second process s",
     "second / warm",
     "HEADs cold / warm / second",
@@ -420,32 +431,71 @@ async function measure<T>(
   return { ms: performance.now() - started, value };
 }
 
+/** One source's reads: its cold read, its warm reads and its second processes' reads, by round. */
+interface SourceRuns {
+  cold: Sample;
+  warm: Sample[];
+  second: Sample[];
+}
+
 /**
- * One source's cold and warm reads in one process, then the first reads
- * of `REPS` new processes, one after the other, on the same URL cache
- * directory.
+ * Every source's reads, sources alternated so that they share the
+ * machine's drift: each source's cold read in a process of its own, one
+ * source after the other; then `REPS` rounds of one warm read from each of
+ * these processes (all kept running, idle but for their own read); then
+ * `REPS` rounds of one new process per source, on that source's URL cache
+ * directory, reading once. Each round starts with the next source, so
+ * that none always reads first.
  */
-async function sourceRuns(
+async function sourcesRuns(
   server: ZarrServer,
-  workers: number,
-): Promise<{ cold: Sample; warm: Sample[]; second: Sample[] }> {
-  const dir = await Deno.makeTempDir({ prefix: "close_to_wire_" });
+  sources: number[],
+): Promise<Map<number, SourceRuns>> {
+  const runs = new Map<number, SourceRuns>();
+  const dirs = new Map<number, string>();
+  const rounds = (round: number) =>
+    sources.map((_, i) => sources[(i + round) % sources.length]);
   try {
-    await using first = await spawnReader(server, workers, dir);
-    const cold = await readIn(server, first.ask);
-    const warm: Sample[] = [];
-    for (let rep = 0; rep < REPS; rep++) {
-      warm.push(await readIn(server, first.ask));
+    await using readers = new AsyncDisposableStack();
+    const firsts = new Map<number, ChildServer<Record<string, never>>>();
+    for (const workers of sources) {
+      dirs.set(
+        workers,
+        await Deno.makeTempDir({ prefix: "close_to_wire_" }),
+      );
+      const first = readers.use(
+        await spawnReader(server, workers, dirs.get(workers)!),
+      );
+      firsts.set(workers, first);
+      runs.set(workers, {
+        cold: await readIn(server, first.ask),
+        warm: [],
+        second: [],
+      });
     }
-    await first.stop();
-    const second: Sample[] = [];
-    for (let rep = 0; rep < REPS; rep++) {
-      await using next = await spawnReader(server, workers, dir);
-      second.push(await readIn(server, next.ask));
+    for (let round = 0; round < REPS; round++) {
+      for (const workers of rounds(round)) {
+        runs.get(workers)!.warm.push(
+          await readIn(server, firsts.get(workers)!.ask),
+        );
+      }
     }
-    return { cold, warm, second };
+    await Promise.all([...firsts.values()].map((first) => first.stop()));
+    for (let round = 0; round < REPS; round++) {
+      for (const workers of rounds(round)) {
+        await using next = await spawnReader(
+          server,
+          workers,
+          dirs.get(workers)!,
+        );
+        runs.get(workers)!.second.push(await readIn(server, next.ask));
+      }
+    }
+    return runs;
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    for (const dir of dirs.values()) {
+      await Deno.remove(dir, { recursive: true });
+    }
   }
 }
 
