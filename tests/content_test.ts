@@ -16,6 +16,7 @@ import {
   RepoProtocolError,
 } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
+import { PROGRESS_BYTES } from "../src/content/body_cursor.ts";
 import { collect } from "../src/content/content.ts";
 import { errorDetail } from "../src/repo/repo_api.ts";
 import { contentUrls } from "../src/repo_fs.ts";
@@ -448,6 +449,31 @@ Deno.test("truncated bodies, dropped connections and short bodies are retried, n
     deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG, `${fault} whole`);
     equal(t.emu.faults[fault], 0, `${fault} was exercised`);
   }
+});
+
+Deno.test("answers that break off after a few bytes use up the retries; one that brings 64 KiB gives them back", async () => {
+  await using t = await setup({}, { faults: { breakAfter: 100 } });
+  await t.fs.ls("");
+  t.emu.resetCounters();
+  await rejects(
+    t.fs.catFile("data/big.bin", { start: 0, end: 10_000 }),
+    RepoConnectionError,
+  );
+  equal(t.emu.counters.storeGets, 6, "the first answer and 5 retries");
+  deepStrictEqual(
+    await t.fs.catFile("7"),
+    bytesOf(VARIED["7"]),
+    "an answer of 100 bytes is whole",
+  );
+
+  t.emu.faults.breakAfter = PROGRESS_BYTES;
+  t.emu.resetCounters();
+  deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG);
+  equal(
+    t.emu.counters.storeGets,
+    Math.ceil(BIG.length / PROGRESS_BYTES),
+    "every answer broke off, and each brought enough to go on",
+  );
 });
 
 Deno.test("a server answering 200 to a Range: only the needed bytes are kept", async () => {

@@ -6,6 +6,12 @@
  * {@linkcode retrying} decide what is worth another attempt, and resolves
  * a refused URL afresh once per stretch without progress.
  *
+ * Progress is an answer that ends where it said it would, or that brings
+ * {@linkcode PROGRESS_BYTES} before it breaks off: the failures since the
+ * last progress share one set of retries, so that a server breaking off
+ * every answer after a few bytes, or stalling after them, ends the read
+ * after the policy's retries instead of resuming it byte by byte.
+ *
  * @module
  */
 
@@ -23,6 +29,19 @@ import { explainRefusal } from "./refusal.ts";
 import { contentUrlProblem, repositoryHeaders } from "../repo/repo_api.ts";
 import { Deadline, type Transport } from "../repo/request.ts";
 import { retrying, type RetryPolicy } from "../repo/retry.ts";
+
+/**
+ * Bytes an answer must bring before it breaks off for the break to count as
+ * progress, which gives the read its full retries again.
+ *
+ * @example
+ * ```ts
+ * import { PROGRESS_BYTES } from "./body_cursor.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(PROGRESS_BYTES, 64 * 1024);
+ * ```
+ */
+export const PROGRESS_BYTES = 64 * 1024;
 
 /**
  * What every cursor of one `RepoFs` shares.
@@ -119,6 +138,10 @@ export class BodyCursor {
   #stale?: string;
   #refreshed = false;
   #open?: OpenBody;
+  /** The cursor's offset when the open body's answer arrived. */
+  #answerFrom = 0;
+  /** Failed attempts since the last progress (see {@linkcode PROGRESS_BYTES}). */
+  #failures = 0;
   #finished = false;
   /** What the first answer said of the file: its size and `ETag`. */
   #seen: { total?: number; etag?: string } = {};
@@ -168,6 +191,8 @@ export class BodyCursor {
           this.context.retry,
           this.signal,
           () => this.#step(),
+          undefined,
+          this.#failures,
         );
       } catch (error) {
         if (!(error instanceof StaleUrlError)) throw error;
@@ -231,18 +256,26 @@ export class BodyCursor {
       for (;;) {
         if (this.#finished) return null;
         if (this.#reachedEnd()) return await this.#finish();
-        this.#open ??= await this.#openAt(this.#target!);
-        if (this.#open === undefined) return null;
+        if (this.#open === undefined) {
+          this.#open = await this.#openAt(this.#target!);
+          if (this.#open === undefined) return null;
+          this.#answerFrom = this.#offset;
+        }
         const chunk = await this.#read(this.#open);
         if (chunk !== null) {
           if (chunk.byteLength === 0) continue;
           this.#offset += chunk.byteLength;
           this.#refreshed = false;
+          if (this.#offset - this.#answerFrom >= PROGRESS_BYTES) {
+            this.#failures = 0;
+          }
           return chunk;
         }
         await this.#ended(this.#open);
+        this.#failures = 0;
       }
     } catch (error) {
+      this.#failures++;
       await this.#closeBody();
       throw error;
     }

@@ -123,6 +123,7 @@ export function contentReply(
     keep = half;
     headers.set("content-length", String(half));
   }
+  if (faults.breakAfter > 0) keep = Math.min(keep, faults.breakAfter);
   const piece = body.subarray(0, keep);
   const paced = keep < body.length || stall || faults.trickle !== null ||
     faults.unsaidLength;

@@ -49,6 +49,7 @@ export interface FailureRule {
  *   redirect: true,
  *   ignoreRange: false,
  *   rangeCap: 0,
+ *   breakAfter: 0,
  *   failures: [{ target: "content", status: 503, count: 1, retryAfter: "1" }],
  *   truncate: 1,
  *   drop: 0,
@@ -92,6 +93,12 @@ export interface EmulatorFaults {
   ignoreRange: boolean;
   /** When above 0, a 206 answer carries at most this many bytes, as some servers cap ranges. */
   rangeCap: number;
+  /**
+   * When above 0, every content answer to a GET sends at most this many
+   * body bytes, then drops the connection, as a link that breaks off
+   * every answer early.
+   */
+  breakAfter: number;
   /** Checked in order; the first matching rule answers the request. */
   failures: FailureRule[];
   /** The next n content answers send their headers and about half the body, then drop the connection. */
@@ -197,6 +204,7 @@ export function createFaults(
     headDelayMs: 0,
     ignoreRange: false,
     rangeCap: 0,
+    breakAfter: 0,
     truncate: 0,
     drop: 0,
     shortBody: 0,

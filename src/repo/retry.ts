@@ -103,6 +103,9 @@ export interface RetryCost {
  * refuses, or the policy's retries run out. The last error is thrown as it
  * is, or, when retries ran out, as `giveUp` tells it with what the attempts
  * cost. An abort of `signal` ends the wait between attempts at once.
+ * `spent` counts failed attempts made before this call for the same work,
+ * as when a read resumes after an answer that brought almost nothing: they
+ * use up retries and lengthen the waits as if made here.
  *
  * @example
  * ```ts
@@ -126,9 +129,10 @@ export async function retrying<T>(
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
   giveUp?: (error: unknown, cost: RetryCost) => unknown,
+  spent = 0,
 ): Promise<T> {
   let waitedMs = 0;
-  for (let done = 0;; done++) {
+  for (let done = spent;; done++) {
     try {
       return await attempt();
     } catch (error) {
