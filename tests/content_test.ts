@@ -457,7 +457,10 @@ Deno.test("answers that break off after a few bytes use up the retries; one that
   t.emu.resetCounters();
   await rejects(
     t.fs.catFile("data/big.bin", { start: 0, end: 10_000 }),
-    RepoConnectionError,
+    (error: Error) =>
+      error instanceof RepoConnectionError &&
+      /; gave up after 6 attempts in a row, none of which ended where it said or brought 64 KiB$/
+        .test(error.message),
   );
   equal(t.emu.counters.storeGets, 6, "the first answer and 5 retries");
   deepStrictEqual(

@@ -273,11 +273,14 @@ export function withoutQuery(url: string): string {
  * import { strictEqual } from "node:assert/strict";
  * const err = new RepoConnectionError("https://s3.example/b/k?X-Amz-Signature=abc", "connection reset");
  * strictEqual(err.message, "Request to https://s3.example/b/k failed: connection reset");
+ * strictEqual(err.reason, "connection reset");
  * ```
  */
 export class RepoConnectionError extends Error {
   /** The request URL without query string. */
   readonly url: string;
+  /** What went wrong, as the message says it. */
+  readonly reason: string;
   /**
    * Makes the error for a failed connection.
    * @param url request URL; its query string is dropped
@@ -286,11 +289,13 @@ export class RepoConnectionError extends Error {
    */
   constructor(url: string, reason: string, options: RepoErrorOptions = {}) {
     const bare = redact(withoutQuery(url));
-    super(`Request to ${clip(bare)} failed: ${scrub(reason)}`, {
+    const said = scrub(reason);
+    super(`Request to ${clip(bare)} failed: ${said}`, {
       cause: scrubbedCause(options.cause),
     });
     this.name = "RepoConnectionError";
     this.url = bare;
+    this.reason = said;
   }
 }
 

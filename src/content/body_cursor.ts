@@ -28,7 +28,7 @@ import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { explainRefusal } from "./refusal.ts";
 import { contentUrlProblem, repositoryHeaders } from "../repo/repo_api.ts";
 import { Deadline, type Transport } from "../repo/request.ts";
-import { retrying, type RetryPolicy } from "../repo/retry.ts";
+import { type RetryCost, retrying, type RetryPolicy } from "../repo/retry.ts";
 
 /**
  * Bytes an answer must bring before it breaks off for the break to count as
@@ -191,7 +191,7 @@ export class BodyCursor {
           this.context.retry,
           this.signal,
           () => this.#step(),
-          undefined,
+          withoutProgress,
           this.#failures,
         );
       } catch (error) {
@@ -430,6 +430,21 @@ export class BodyCursor {
     open.deadline.dispose();
     await open.reader.cancel().catch(() => {});
   }
+}
+
+/**
+ * The error a read gives up with once its retries ran out: a connection
+ * error says how many attempts in a row brought no progress.
+ */
+function withoutProgress(error: unknown, cost: RetryCost): unknown {
+  if (!(error instanceof RepoConnectionError)) return error;
+  return new RepoConnectionError(
+    error.url,
+    `${error.reason}; gave up after ${cost.attempts} attempts in a row, none of which ended where it said or brought ${
+      PROGRESS_BYTES / 1024
+    } KiB`,
+    { cause: error },
+  );
 }
 
 async function cancelBody(response: Response): Promise<void> {
