@@ -209,6 +209,7 @@ async function main(): Promise<void> {
         "—",
         spread(baseline),
         "1.00×",
+        "—",
         spread(newProcess),
         ratio(newProcessMs, baselineMs),
         "— / — / —",
