@@ -27,7 +27,8 @@
 //
 // Command (from the repository root; about 25 minutes):
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-write --allow-env --allow-run=deno bench/close_to_wire.ts
-// Options: --reps=3 (warm reads per source, and baseline reads),
+// Options: --reps=3 (rounds of warm reads and of second processes, and
+// baseline reads),
 // --layouts=64,2 (KiB chunk layouts to run), --latencies=0,20,
 // --sources=0,1,2,4 (0: RepoFs alone, which the pools are compared
 // with; else pool sizes), --store=nginx (chunks from Debian's nginx, see
