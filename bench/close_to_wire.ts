@@ -41,7 +41,12 @@ import {
   spawnChildServer,
 } from "./child_server.ts";
 import { bareHeads } from "./bare_heads.ts";
-import { cpuMs } from "./cpu_time.ts";
+import {
+  cpuMs,
+  type ThreadCpu,
+  threadCpu,
+  threadCpuSince,
+} from "./cpu_time.ts";
 import { countFlag, flag } from "./flags.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
@@ -58,10 +63,12 @@ import {
 } from "./zarr_serve.ts";
 
 /** What a reader process answers to `read`. */
-interface ReadReport {
+export interface ReadReport {
   ms: number;
   /** The reader's CPU time over the read, all threads. */
   cpuMs: number;
+  /** Where that CPU time went (Linux only). */
+  threads?: ThreadCpu;
 }
 
 /**
@@ -105,10 +112,15 @@ async function answerReads(read: () => Promise<Float32Array>): Promise<void> {
   for await (const line of commandLines()) {
     if (line !== "read") throw new Error(`unknown command ${line}`);
     const cpu = cpuMs();
+    const threadsBefore = threadCpu();
     const started = performance.now();
     const values = await read();
     const ms = performance.now() - started;
-    const report: ReadReport = { ms, cpuMs: cpuMs() - cpu };
+    const report: ReadReport = {
+      ms,
+      cpuMs: cpuMs() - cpu,
+      threads: threadCpuSince(threadsBefore),
+    };
     checkValues(values, flag("checksum", ""));
     console.log(JSON.stringify(report));
   }
@@ -515,7 +527,29 @@ async function readIn(
   };
 }
 
-function spawnReader(server: ZarrServer, workers: number, dir: string) {
+/**
+ * A reader process (see {@linkcode readerProcess}) of `workers` workers (0:
+ * `RepoFs` alone) on the URL cache directory `dir`, with `permissions`;
+ * each `read` it is asked answers with a {@linkcode ReadReport}, whose
+ * `threads` needs `--allow-all` (Deno's rule for `/proc/self`).
+ *
+ * @example
+ * ```ts ignore
+ * await using reader = await spawnReader(server, 2, dir);
+ * const { ms } = await reader.ask<ReadReport>("read");
+ * ```
+ */
+export function spawnReader(
+  server: ZarrServer,
+  workers: number,
+  dir: string,
+  permissions = [
+    "--allow-net=127.0.0.1",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+  ],
+): Promise<ChildServer<Record<string, never>>> {
   const { host, pid } = server.info;
   return spawnChildServer<Record<string, never>>(
     new URL(import.meta.url),
@@ -527,19 +561,12 @@ function spawnReader(server: ZarrServer, workers: number, dir: string) {
       `--checksum=${server.info.checksum}`,
     ],
     "a reader process",
-    [
-      "--allow-net=127.0.0.1",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-    ],
+    permissions,
   );
 }
 
-if (flag("reader", "") !== "") {
-  await readerProcess();
-} else if (flag("baseline", "") !== "") {
-  await baselineProcess();
-} else {
-  await main();
+if (import.meta.main) {
+  if (flag("reader", "") !== "") await readerProcess();
+  else if (flag("baseline", "") !== "") await baselineProcess();
+  else await main();
 }
