@@ -142,10 +142,14 @@ interface Sample {
 }
 
 const REPS = countFlag("reps", 3);
-const LAYOUTS = [
+/** The array's two layouts: 2,000 chunks of 64 KiB, 20,000 of 2 KiB. */
+export const CHUNK_LAYOUTS = [
   { kib: "64", rows: 2000, side: 128, cols: 128 },
   { kib: "2", rows: 20000, side: 16, cols: 32 },
-].filter(({ kib }) => flag("layouts", "64,2").split(",").includes(kib));
+];
+const LAYOUTS = CHUNK_LAYOUTS.filter(({ kib }) =>
+  flag("layouts", "64,2").split(",").includes(kib)
+);
 const LATENCIES = flag("latencies", "0,20").split(",").map(Number);
 const STORE = flag("store", "emulator") as StoreServer;
 const SOURCES = flag("sources", "0,1,2,4").split(",").map(Number);
@@ -154,16 +158,21 @@ const HEAD_CONCURRENCY = 3;
 const BASELINE_IN_FLIGHT = 2000;
 const GOAL = { warm: 1.2, coldPool: 1.05, second: 1.2 };
 
-const sourceName = (workers: number) =>
+/** A source's name in the tables: `workers` 0 is `RepoFs` alone. */
+export const sourceName = (workers: number) =>
   workers === 0 ? "RepoFs" : `pool of ${workers}`;
 const s = (ms: number) => (ms / 1000).toFixed(2);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-const spread = (values: number[]) =>
+/** "median (min–max)" of `values`, each as `show` writes it (ms as s by default). */
+export const spread = (values: number[], show = s) =>
   values.length === 1
-    ? s(values[0])
-    : `${s(median(values))} (${s(Math.min(...values))}–${
-      s(Math.max(...values))
+    ? show(values[0])
+    : `${show(median(values))} (${show(Math.min(...values))}–${
+      show(Math.max(...values))
     })`;
+/** The sources in the order they read in round `round`: each round starts with the next. */
+export const inTurn = (sources: number[], round: number) =>
+  sources.map((_, i) => sources[(i + round) % sources.length]);
 
 async function main(): Promise<void> {
   const scriptStart = performance.now();
@@ -467,8 +476,6 @@ async function sourcesRuns(
 ): Promise<Map<number, SourceRuns>> {
   const runs = new Map<number, SourceRuns>();
   const dirs = new Map<number, string>();
-  const rounds = (round: number) =>
-    sources.map((_, i) => sources[(i + round) % sources.length]);
   try {
     await using readers = new AsyncDisposableStack();
     const firsts = new Map<number, ChildServer<Record<string, never>>>();
@@ -488,7 +495,7 @@ async function sourcesRuns(
       });
     }
     for (let round = 0; round < REPS; round++) {
-      for (const workers of rounds(round)) {
+      for (const workers of inTurn(sources, round)) {
         runs.get(workers)!.warm.push(
           await readIn(server, firsts.get(workers)!.ask),
         );
@@ -496,7 +503,7 @@ async function sourcesRuns(
     }
     await Promise.all([...firsts.values()].map((first) => first.stop()));
     for (let round = 0; round < REPS; round++) {
-      for (const workers of rounds(round)) {
+      for (const workers of inTurn(sources, round)) {
         await using next = await spawnReader(
           server,
           workers,

@@ -18,29 +18,25 @@
 // --store=emulator (chunks from the emulator, not nginx; then
 // --allow-run=deno is enough).
 
-import { type ReadReport, spawnReader } from "./close_to_wire.ts";
+import {
+  CHUNK_LAYOUTS,
+  inTurn,
+  type ReadReport,
+  sourceName,
+  spawnReader,
+  spread,
+} from "./close_to_wire.ts";
 import { countFlag, flag } from "./flags.ts";
 import { median, printTable } from "./synth_listing.ts";
 import { spawnZarrServer, type StoreServer } from "./zarr_serve.ts";
 
-const LAYOUTS = {
-  "64": { kib: "64", rows: 2000, side: 128, cols: 128 },
-  "2": { kib: "2", rows: 20000, side: 16, cols: 32 },
-};
-const LAYOUT = LAYOUTS[flag("layout", "64") as keyof typeof LAYOUTS];
+const LAYOUT = CHUNK_LAYOUTS.find(({ kib }) => kib === flag("layout", "64"));
 if (LAYOUT === undefined) throw new Error("bad --layout (64 or 2)");
 const LATENCY = Number(flag("latency", "20"));
 const SOURCES = flag("sources", "0,2").split(",").map(Number);
 const PROCESSES = countFlag("processes", 3);
 const READS = countFlag("reads", 4);
 const STORE = flag("store", "emulator") as StoreServer;
-
-const sourceName = (workers: number) =>
-  workers === 0 ? "RepoFs" : `pool of ${workers}`;
-const spread = (values: number[], digits = 2) =>
-  `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${
-    Math.max(...values).toFixed(digits)
-  })`;
 
 console.log(
   `# first_read.ts ${Deno.args.join(" ")} — ${
@@ -59,8 +55,7 @@ try {
   await server.setLatency(LATENCY);
   const reports = new Map(SOURCES.map((w) => [w, [] as ReadReport[][]]));
   for (let round = 0; round < PROCESSES; round++) {
-    for (const [i] of SOURCES.entries()) {
-      const workers = SOURCES[(i + round) % SOURCES.length];
+    for (const workers of inTurn(SOURCES, round)) {
       await using reader = await spawnReader(
         server,
         workers,
@@ -84,18 +79,21 @@ try {
     for (let read = 0; read < READS; read++) {
       const at = processes.map((reads) => reads[read]);
       const thread = (key: "main" | "workers" | "v8" | "system") =>
-        spread(at.map((r) => (r.threads?.[key] ?? NaN) / 1000));
+        spread(at.map((r) => r.threads?.[key] ?? NaN));
       rows.push([
         sourceName(workers),
         String(read + 1),
-        spread(at.map((r) => r.ms / 1000)),
+        spread(at.map((r) => r.ms)),
         `${(median(at.map((r) => r.ms)) / last).toFixed(2)}×`,
-        spread(at.map((r) => r.cpuMs / 1000)),
+        spread(at.map((r) => r.cpuMs)),
         thread("main"),
         thread("workers"),
         thread("v8"),
         thread("system"),
-        spread(at.map((r) => (r.threads?.minorFaults ?? NaN) / 1000), 0),
+        spread(
+          at.map((r) => r.threads?.minorFaults ?? NaN),
+          (faults) => (faults / 1000).toFixed(0),
+        ),
       ]);
     }
   }
