@@ -684,6 +684,22 @@ function longestPiece(text: string, secret: string): string {
   return longest;
 }
 
+Deno.test("a store's message quoting the pre-signed URL does not carry its credentials into the error", async () => {
+  await using t = await setup({ retry: { retries: 1, baseDelayMs: 1 } }, {
+    faults: {
+      failures: [{ target: "store", status: 502, count: 2, echoUrl: true }],
+    },
+  });
+  const error = await t.fs.catFile("7").catch((e) => e);
+  ok(error instanceof RepoHttpError, String(error));
+  ok(error.message.includes("Bad gateway for"), error.message);
+  for (const text of [...shownForms(error), error.detail ?? ""]) {
+    for (const name of ["Signature", "Credential"]) {
+      ok(text.includes(`X-Amz-${name}=***`), `${name}: ${text}`);
+    }
+  }
+});
+
 Deno.test("no piece of the token in errors: cut URLs, long error bodies, and fetch's own error under them", async () => {
   await using t = await setup({ retry: { retries: 1, baseDelayMs: 1 } });
   await t.fs.ls("");
@@ -883,6 +899,90 @@ Deno.test("a file replaced while it is read is an error, never bytes spliced fro
       ok(said.test(e.message), e.message);
       return true;
     });
+  }
+});
+
+/** A file the listing gives no exact size for: none, or a tabular one's lower bound. */
+const LOOSELY_LISTED = [
+  { kind: "no listed size", listedSize: null, tabular: false },
+  { kind: "tabular", listedSize: 1000, tabular: true },
+] as const;
+
+Deno.test("a size an answer gave binds the rest of the read, when later answers and the listing say none", async () => {
+  const before = patterned(5000, 15);
+  for (const { kind, listedSize, tabular } of LOOSELY_LISTED) {
+    for (
+      const [after, said] of [
+        // Resumed at byte 2500 with a 200 of unsaid length: the whole new file.
+        [
+          patterned(3000, 16),
+          /changed while it was read \(5000 bytes, then 3000\)/,
+        ],
+        // Resumed at byte 2500 with a 416 that names no size.
+        [
+          patterned(2000, 16),
+          /bytes=2500- of a file of 5000 bytes, but the answer is 416/,
+        ],
+      ] as const
+    ) {
+      await using t = await setup({}, {
+        files: { "f.bin": { content: before, listedSize, tabular } },
+        faults: { truncate: 1 }, // the first answer, 5000 bytes long, breaks off
+      });
+      const reader = (await t.fs.open("f.bin")).stream().getReader();
+      const first = await reader.read();
+      deepStrictEqual(first.value, before.subarray(0, first.value!.length));
+      t.emu.replaceContent("f.bin", after);
+      Object.assign(t.emu.faults, {
+        unsaidTotal: true,
+        unsaidLength: true,
+        ignoreRange: after.length > 2500,
+      });
+      const rest = (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })();
+      await rejects(rest, (e: unknown) => {
+        ok(e instanceof RepoProtocolError, `${kind}: ${e}`);
+        ok(said.test(e.message), `${kind}: ${e.message}`);
+        return true;
+      });
+    }
+  }
+});
+
+Deno.test("a range of a tabular file served whole stops reading past the listed size", async () => {
+  const content = patterned(20_000, 17);
+  // Were the stalled rest waited for, the idle deadline would end the read.
+  await using t = await setup({ timeoutMs: 10_000 }, {
+    files: { "t.tab": { content, listedSize: 4000, tabular: true } },
+    // 200 of unsaid length whatever the range; 10,000 bytes, then silence.
+    faults: { ignoreRange: true, unsaidLength: true, stall: 1 },
+  });
+  deepStrictEqual(
+    await t.fs.catFile("t.tab", { start: 0, end: 10 }),
+    content.subarray(0, 10),
+    "the 10 bytes, without waiting on the stalled rest of the body",
+  );
+  equal(t.emu.faults.stall, 0, "the answer was the stalling one");
+});
+
+Deno.test("an encoded answer to a range is an error whatever the listing says of the size", async () => {
+  const content = patterned(5000, 18);
+  for (const { kind, listedSize, tabular } of LOOSELY_LISTED) {
+    await using t = await setup({}, {
+      files: { "f.bin": { content, listedSize, tabular } },
+      faults: { gzipBody: 1 },
+    });
+    await rejects(t.fs.catFile("f.bin", { start: 100, end: 200 }), (e) => {
+      ok(e instanceof RepoProtocolError, `${kind}: ${e}`);
+      ok(
+        /asked bytes=100-199 but the answer is encoded \(Content-Encoding: gzip\)/
+          .test(e.message),
+        `${kind}: ${e.message}`,
+      );
+      return true;
+    });
+    equal(t.emu.faults.gzipBody, 0, `${kind}: the gzip answer was sent`);
   }
 });
 

@@ -83,8 +83,9 @@ export class IsADirectoryError extends Error {
 /**
  * A non-2xx answer that retries did not cure. `message` carries the
  * repository's own message from its `{"status":"ERROR","message":...}`
- * envelope when it sent one (with the API token blanked out); `url` has its
- * query string removed.
+ * envelope when it sent one (with the API token, and the credentials of
+ * the pre-signed URL asked, blanked out; see {@linkcode hideQueryValues});
+ * `url` has its query string removed.
  *
  * @example
  * ```ts
@@ -102,7 +103,7 @@ export class RepoHttpError extends Error {
   readonly url: string;
   /** The answer's `Retry-After` header, when it had one. */
   readonly retryAfter?: string;
-  /** The server's own message, when it sent one (token blanked out). */
+  /** The server's own message, when it sent one (token and URL credentials blanked out). */
   readonly detail?: string;
   /**
    * Makes the error for an HTTP answer.
@@ -118,15 +119,15 @@ export class RepoHttpError extends Error {
     options: RepoErrorOptions & { retryAfter?: string | null } = {},
   ) {
     const bare = redact(withoutQuery(url));
-    super(
-      redact(`HTTP ${status} from ${clip(bare)}${detail ? `: ${detail}` : ""}`),
-      { cause: options.cause },
-    );
+    const said = detail && hideQueryValues(redact(detail), url);
+    super(`HTTP ${status} from ${clip(bare)}${said ? `: ${said}` : ""}`, {
+      cause: options.cause,
+    });
     this.name = "RepoHttpError";
     this.status = status;
     this.url = bare;
     if (options.retryAfter) this.retryAfter = options.retryAfter;
-    if (detail) this.detail = redact(detail);
+    if (said) this.detail = said;
   }
 }
 
@@ -261,6 +262,51 @@ export class WorkerCrashedError extends Error {
 export function withoutQuery(url: string): string {
   const cut = url.search(/[?#]/);
   return cut === -1 ? url : url.slice(0, cut);
+}
+
+/**
+ * `text` with the values of `url`'s credential parameters blanked out (a
+ * signature, credential, token, key or policy; values of 8 characters or
+ * longer, as given or decoded): a server's message that quotes the
+ * pre-signed URL it was sent does not carry its signature on.
+ *
+ * @example
+ * ```ts
+ * import { hideQueryValues } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const url = "https://s3.example/b/k?X-Amz-Expires=3600&X-Amz-Signature=0f1e2d3c4b5a";
+ * strictEqual(
+ *   hideQueryValues("Bad signature in /b/k?X-Amz-Expires=3600&X-Amz-Signature=0f1e2d3c4b5a", url),
+ *   "Bad signature in /b/k?X-Amz-Expires=3600&X-Amz-Signature=***",
+ * );
+ * ```
+ */
+export function hideQueryValues(text: string, url: string): string {
+  const cut = url.indexOf("?");
+  if (cut === -1) return text;
+  let clean = text;
+  for (const pair of url.slice(cut + 1).split(/[&#]/)) {
+    const equals = pair.indexOf("=");
+    if (!CREDENTIAL_PARAMETER.test(pair.slice(0, Math.max(0, equals)))) {
+      continue;
+    }
+    const raw = pair.slice(equals + 1);
+    for (const value of new Set([raw, decodedQueryValue(raw)])) {
+      if (value.length >= 8) clean = clean.replaceAll(value, "***");
+    }
+  }
+  return clean;
+}
+
+/** Query parameters that carry a pre-signed URL's credentials (S3, GCS, Azure, CloudFront). */
+const CREDENTIAL_PARAMETER = /sig|credential|token|key|policy|auth/i;
+
+function decodedQueryValue(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replaceAll("+", " "));
+  } catch {
+    return raw;
+  }
 }
 
 /**

@@ -143,8 +143,10 @@ export class BodyCursor {
   /** Failed attempts since the last progress (see {@linkcode PROGRESS_BYTES}). */
   #failures = 0;
   #finished = false;
-  /** What the first answer said of the file: its size and `ETag`. */
-  #seen: { total?: number; etag?: string } = {};
+  /** The file as this read knows it: listed, then sized by an answer. */
+  #known: ContentFile;
+  /** The first `ETag` an answer gave. */
+  #etag?: string;
 
   /**
    * @param context what the cursors of one `RepoFs` share
@@ -160,6 +162,7 @@ export class BodyCursor {
   ) {
     this.#offset = asked.start;
     this.#end = asked.end;
+    this.#known = file;
   }
 
   /**
@@ -210,17 +213,19 @@ export class BodyCursor {
 
   /**
    * The cursor has all it asked for. A whole-file body of unsaid length
-   * that is still open is first read to its end and its length checked
-   * against the listing: a page (or an encoded file) can begin with as many
-   * bytes as were asked and still not be the file. A body that breaks off
-   * before its end fails the read for good, since the cursor is done and a
-   * retry would have nothing left to check.
+   * that is still open is first read on and its length checked against
+   * the size an answer gave or the listing: a page (or an encoded file) can
+   * begin with as many bytes as were asked and still not be the file. It
+   * is read until its end or one byte past that size, whichever comes
+   * first. A body that breaks off before that fails the read for good,
+   * since the cursor is done and a retry would have nothing left to check.
    */
   async #finish(): Promise<null> {
     const open = this.#open;
+    const size = this.#known.answeredSize ?? this.#known.size;
     try {
-      if (open?.whole && open.end === undefined && this.file.size !== null) {
-        await this.#checkWholeLength(open, this.file.size);
+      if (open?.whole && open.end === undefined && size !== null) {
+        await this.#checkWholeLength(open, size);
       }
     } finally {
       await this.close();
@@ -228,10 +233,10 @@ export class BodyCursor {
     return null;
   }
 
-  async #checkWholeLength(open: OpenBody, listed: number): Promise<void> {
+  async #checkWholeLength(open: OpenBody, size: number): Promise<void> {
     try {
       while ((await this.#read(open)) !== null) {
-        if (!this.file.tabular && open.position > listed) break;
+        if (open.position > size) break;
       }
     } catch (error) {
       if (!(error instanceof RepoConnectionError)) throw error;
@@ -241,7 +246,7 @@ export class BodyCursor {
         { cause: error },
       );
     }
-    expectTotal(open.position, this.file, open.url);
+    expectTotal(open.position, this.#known, open.url);
   }
 
   /** Stops reading: the open body, if any, is cancelled. */
@@ -326,8 +331,8 @@ export class BodyCursor {
     }
     if (open.whole) {
       if (open.end === undefined) {
-        expectTotal(open.position, this.file, open.url);
-        this.context.learnTotal(this.file.id, open.position);
+        expectTotal(open.position, this.#known, open.url);
+        this.#learnTotal(open.position);
       }
       this.#finished = true;
     } else if (open.total !== undefined && open.position >= open.total) {
@@ -356,7 +361,7 @@ export class BodyCursor {
         ) as Record<string, string>,
       }
       : {};
-    const range = rangeFor(asked, this.file);
+    const range = rangeFor(asked, this.#known);
     if (range !== undefined) headers.Range = range;
     const deadline = new Deadline(transport.timeoutMs, this.signal);
     let response: Response | undefined;
@@ -367,12 +372,10 @@ export class BodyCursor {
         signal: deadline.signal,
       }));
       const answer = await deadline.race(
-        classifyAnswer(response, asked, this.file, target),
+        classifyAnswer(response, asked, this.#known, target),
       );
-      this.#sameFile(answer.total, response.headers.get("etag"), target.url);
-      if (answer.total !== undefined) {
-        this.context.learnTotal(this.file.id, answer.total);
-      }
+      this.#sameVersion(response.headers.get("etag"), target.url);
+      if (answer.total !== undefined) this.#learnTotal(answer.total);
       if (answer.kind === "none") {
         this.#finished = true;
         await cancelBody(response);
@@ -397,30 +400,31 @@ export class BodyCursor {
   }
 
   /**
-   * Throws when an answer describes another file than the answers before it
-   * in this read (another size or `ETag`): the file was replaced while it
-   * was read, and its bytes would be spliced from two versions.
+   * Throws when an answer carries another `ETag` than the answers before it
+   * in this read: the file was replaced while it was read, and its bytes
+   * would be spliced from two versions. (Another size is caught by
+   * {@linkcode expectTotal}, which every size an answer gives goes through.)
    */
-  #sameFile(
-    total: number | undefined,
-    etag: string | null,
-    url: string,
-  ): void {
-    const seen = this.#seen;
-    const changed = (total !== undefined && seen.total !== undefined &&
-        total !== seen.total)
-      ? `${seen.total} bytes, then ${total}`
-      : (etag !== null && seen.etag !== undefined && etag !== seen.etag)
-      ? `ETag ${seen.etag}, then ${etag}`
-      : undefined;
-    if (changed !== undefined) {
+  #sameVersion(etag: string | null, url: string): void {
+    if (etag === null) return;
+    if (this.#etag !== undefined && etag !== this.#etag) {
       throw new RepoProtocolError(
-        `the file changed while it was read (${changed})`,
+        `the file changed while it was read (ETag ${this.#etag}, then ${etag})`,
         url,
       );
     }
-    seen.total ??= total;
-    if (etag !== null) seen.etag ??= etag;
+    this.#etag ??= etag;
+  }
+
+  /**
+   * The file's size, as an answer gave it: every later answer of this read
+   * must agree, and the `RepoFs` is told.
+   */
+  #learnTotal(total: number): void {
+    if (this.#known.answeredSize === undefined) {
+      this.#known = { ...this.file, answeredSize: total };
+    }
+    this.context.learnTotal(this.file.id, total);
   }
 
   async #closeBody(): Promise<void> {

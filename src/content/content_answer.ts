@@ -35,6 +35,11 @@ export interface ContentFile {
   restricted?: boolean;
   /** The day an embargo ends (`YYYY-MM-DD`), while it holds. */
   embargoedUntil?: string;
+  /**
+   * The size an earlier answer in this read gave: every later answer must
+   * give the same, whatever the listing allows.
+   */
+  answeredSize?: number;
 }
 
 /**
@@ -132,9 +137,10 @@ export function rangeFor(asked: Asked, file: ContentFile): string | undefined {
 }
 
 /**
- * Checks that a file size an answer implies can be the listed file: equal
- * to the listed size, or at least it for an ingested tabular file; anything
- * goes when no size is listed.
+ * Checks that a file size an answer implies can be the file read: the size
+ * an earlier answer of the read gave, if one did; then equal to the listed
+ * size, or at least it for an ingested tabular file; anything goes when no
+ * size is listed.
  *
  * @example
  * ```ts
@@ -142,6 +148,8 @@ export function rangeFor(asked: Asked, file: ContentFile): string | undefined {
  * import { throws } from "node:assert/strict";
  * expectTotal(100, { id: 1, size: 100 }, "https://s3.example/k");
  * throws(() => expectTotal(18, { id: 1, size: 100 }, "https://s3.example/k"), /listing says 100/);
+ * const tabular = { id: 1, size: 100, tabular: true, answeredSize: 150 };
+ * throws(() => expectTotal(120, tabular, "https://s3.example/k"), /changed while it was read/);
  * ```
  */
 export function expectTotal(
@@ -149,6 +157,13 @@ export function expectTotal(
   file: ContentFile,
   url: string,
 ): void {
+  const said = file.answeredSize;
+  if (said !== undefined && total !== said) {
+    throw new RepoProtocolError(
+      `the file changed while it was read (${said} bytes, then ${total})`,
+      url,
+    );
+  }
   const listed = file.size;
   if (listed === null || total === listed) return;
   if (file.tabular && total > listed) return;
@@ -188,8 +203,22 @@ export async function classifyAnswer(
 ): Promise<Answer> {
   const { url } = target;
   const { status } = response;
-  if (status === 206) return partial(response, asked, file, url);
-  if (status === 200) return whole(response, asked, file, url);
+  if (status === 200 || status === 206) {
+    const range = rangeFor(asked, file);
+    const encoding = response.headers.get("content-encoding")?.trim();
+    if (
+      range !== undefined && encoding !== undefined &&
+      encoding.toLowerCase() !== "identity"
+    ) {
+      throw new RepoProtocolError(
+        `asked ${range} but the answer is encoded (Content-Encoding: ${encoding}): its bytes are not the file's`,
+        url,
+      );
+    }
+    return status === 206
+      ? partial(response, asked, file, url)
+      : whole(response, asked, file, url);
+  }
   if (status === 416) return unsatisfiable(response, asked, file, url);
   if (status >= 300 && status < 400) {
     const error = new RepoProtocolError(
@@ -275,7 +304,8 @@ function unsatisfiable(
     ? undefined
     : parseContentRange(header, url).total;
   if (total !== undefined) expectTotal(total, file, url);
-  const known = total ?? (file.tabular ? undefined : file.size ?? undefined);
+  const known = total ?? file.answeredSize ??
+    (file.tabular ? undefined : file.size ?? undefined);
   if (known !== undefined && asked.start < known) {
     throw new RepoProtocolError(
       `asked ${

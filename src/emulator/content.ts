@@ -86,11 +86,14 @@ export function contentReply(
   if (range && range !== "unsatisfiable" && faults.rangeCap > 0) {
     range.end = Math.min(range.end, range.start + faults.rangeCap - 1);
   }
+  const said = faults.unsaidTotal ? "*" : String(total);
   if (range === "unsatisfiable") {
     return {
       response: new Response(null, {
         status: 416,
-        headers: { "content-range": `bytes */${total}` },
+        headers: faults.unsaidTotal
+          ? {}
+          : { "content-range": `bytes */${total}` },
       }),
       sent: 0,
     };
@@ -98,13 +101,13 @@ export function contentReply(
   const headers = new Headers({
     "content-type": contentType,
     "accept-ranges": "bytes",
-    etag: etagOf(bytes),
   });
+  if (!faults.unsaidTotal) headers.set("etag", etagOf(bytes));
   if (range) {
     const shift = isGet && takeCountdown(faults, "shiftContentRange") ? 1 : 0;
     headers.set(
       "content-range",
-      `bytes ${range.start + shift}-${range.end + shift}/${total}`,
+      `bytes ${range.start + shift}-${range.end + shift}/${said}`,
     );
   }
   const status = range ? 206 : 200;

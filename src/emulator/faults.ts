@@ -35,6 +35,11 @@ export interface FailureRule {
    * token header the request carried, as some installations do.
    */
   echoToken?: boolean;
+  /**
+   * When true the answer's message quotes the request's URL, query string
+   * included, as a proxy's error page may: a pre-signed URL's signature.
+   */
+  echoUrl?: boolean;
 }
 
 /**
@@ -65,6 +70,7 @@ export interface FailureRule {
  *   pageOverlap: 0,
  *   pageTotalDrift: 0,
  *   unsaidLength: false,
+ *   unsaidTotal: false,
  *   gzipBody: 0,
  *   listingTrickle: null,
  * };
@@ -149,6 +155,13 @@ export interface EmulatorFaults {
    */
   unsaidLength: boolean;
   /**
+   * While true, content answers do not say the file's size nor version, as
+   * a server that generates the file while it sends it: a 206 carries
+   * `Content-Range: bytes a-b/*`, a 416 no `Content-Range`, and no answer
+   * an `ETag`.
+   */
+  unsaidTotal: boolean;
+  /**
    * The next n content answers to GETs are the whole file gzip-compressed,
    * 200 with `Content-Encoding: gzip`, whatever range was asked.
    */
@@ -216,6 +229,7 @@ export function createFaults(
     pageOverlap: 0,
     pageTotalDrift: 0,
     unsaidLength: false,
+    unsaidTotal: false,
     gzipBody: 0,
     listingTrickle: null,
     ...initial,

@@ -93,7 +93,8 @@ export function xmlError(
 
 /**
  * The answer of a failure rule, in the format of the origin it fires on.
- * `key` is the `X-Repo-key` the request carried, quoted by `echoToken` rules.
+ * `key` is the `X-Repo-key` the request carried, quoted by `echoToken` rules;
+ * `url` the request's URL, quoted by `echoUrl` rules.
  *
  * @example
  * ```ts
@@ -105,17 +106,22 @@ export function xmlError(
  * await response.body?.cancel();
  * const echoed = failureReply({ target: "repo", status: 401, count: 1, echoToken: true }, "repo", "k-1");
  * strictEqual((await echoed.json()).message, "Bad API key k-1");
+ * const quoted = failureReply({ target: "store", status: 502, count: 1, echoUrl: true }, "store", null, "http://s/k?sig=1");
+ * strictEqual((await quoted.text()).includes("<Message>Bad gateway for http://s/k?sig=1</Message>"), true);
  * ```
  */
 export function failureReply(
   rule: FailureRule,
   origin: "repo" | "store",
   key: string | null = null,
+  url = "",
 ): Response {
   const [code, standard] = FAILURE_TEXT[rule.status] ??
     ["InternalError", `Injected failure ${rule.status}.`];
   const message = rule.echoToken
     ? (key === null ? "Bad API key" : `Bad API key ${key}`)
+    : rule.echoUrl
+    ? `${standard.replace(/\.$/, "")} for ${url}`
     : standard;
   const headers: Record<string, string> = rule.retryAfter === undefined
     ? {}

@@ -80,7 +80,12 @@ export function repositoryHandler(
       const rule = takeFailure(faults, targets, url.pathname);
       if (rule) {
         counters.failuresInjected++;
-        return failureReply(rule, "repo", request.headers.get(tokenHeader));
+        return failureReply(
+          rule,
+          "repo",
+          request.headers.get(tokenHeader),
+          request.url,
+        );
       }
       if (
         context.token !== undefined &&

@@ -53,7 +53,12 @@ export function storeHandler(
     const rule = takeFailure(faults, targets, url.pathname);
     if (rule) {
       counters.failuresInjected++;
-      return failureReply(rule, "store", request.headers.get(tokenHeader));
+      return failureReply(
+        rule,
+        "store",
+        request.headers.get(tokenHeader),
+        request.url,
+      );
     }
     const verdict = isGet ? context.signer.verify(url) : "invalid";
     if (verdict === "invalid") {
