@@ -532,6 +532,56 @@ Deno.test("get refuses hostile listing paths and writes nothing outside --out", 
   ok(dry.stdout.includes("2 files"), dry.stdout);
 });
 
+Deno.test("get refuses a second dataset path that a symlink inside --out makes one file with another", async () => {
+  const files = { "real/x": "real's x", "link/x": "link's x" };
+  await using t = await setup({ files });
+  const out = join(t.tmp, "out");
+  await Deno.mkdir(join(out, "real"), { recursive: true });
+  await Deno.symlink(join(out, "real"), join(out, "link"));
+  for (const again of [[], ["--resume"]]) {
+    const result = await t.cli(["get", "**", "--out", out, "--json", ...again]);
+    equal(result.code, 1, result.stderr);
+    const { failures } = JSON.parse(result.stdout) as {
+      failures: { path: string; error: string; refused: boolean }[];
+    };
+    equal(failures.length, 1, result.stdout);
+    const [{ path, error, refused }] = failures;
+    const kept = path === "link/x" ? "real/x" : "link/x";
+    ok(refused, error);
+    ok(error.includes(`the same file as "${kept}"`), error);
+    equal(
+      await Deno.readTextFile(join(out, "real", "x")),
+      files[kept as keyof typeof files],
+      "the file holds the path it was written for",
+    );
+  }
+});
+
+Deno.test("a server's words reach the terminal escaped, and the token in none of them, on stderr or in --json", async () => {
+  const token = `tok-${crypto.randomUUID()}`;
+  const bell = "\x1b]0;pwned\x07\x1b[2J";
+  await using t = await setup({
+    token,
+    files: { "x.bin": { content: "abc", md5: token } },
+    entries: [{
+      directoryLabel: "..",
+      filename: `up${bell}`,
+      file: "left out",
+    }],
+  });
+  const env = { REPO_API_TOKEN: token };
+  const found = await t.cli(["find", "--verbose"], env);
+  equal(found.code, 0, found.stderr);
+  ok(found.stderr.includes("\\u001b]0;pwned\\u0007\\u001b[2J"), found.stderr);
+  const got = await t.cli(["get", "**", "--out", t.tmp, "--json"], env);
+  equal(got.code, 1, got.stderr);
+  ok(got.stdout.includes("MD5"), got.stdout);
+  for (const text of [found.stderr, got.stdout, got.stderr]) {
+    ok(!text.includes("\x1b") && !text.includes("\x07"), text);
+    ok(!text.includes(token), text);
+  }
+});
+
 Deno.test("get reports an MD5 mismatch, a short and a long body, and keeps none; a tabular file may be longer", async () => {
   await using t = await setup({
     files: {

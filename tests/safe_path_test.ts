@@ -105,7 +105,7 @@ Deno.test("OutputRoot refuses a symlink leading outside, at any depth", async ()
   deepStrictEqual(await names(outside), []);
 });
 
-Deno.test("OutputRoot refuses a dangling symlink and accepts one staying inside", async () => {
+Deno.test("OutputRoot refuses a dangling symlink, and accepts one staying inside for one of the paths it makes one file", async () => {
   await using t = await tempTree();
   const root = await OutputRoot.open(join(t.dir, "out"));
   await Deno.symlink(join(t.dir, "nowhere"), join(root.path, "dangling"));
@@ -117,6 +117,13 @@ Deno.test("OutputRoot refuses a dangling symlink and accepts one staying inside"
   await Deno.mkdir(join(root.path, "real"));
   await Deno.symlink("real", join(root.path, "alias"));
   equal(await root.prepare("alias/x"), join(root.path, "alias", "x"));
+  equal(await root.prepare("alias/x"), join(root.path, "alias", "x"), "again");
+  await rejects(
+    root.prepare("real/x"),
+    (error: unknown) =>
+      error instanceof UnsafePathError &&
+      error.reason.includes('the same file as "alias/x"'),
+  );
   equal(await Deno.lstat(join(t.dir, "nowhere")).catch(() => null), null);
 });
 

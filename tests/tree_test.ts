@@ -104,6 +104,22 @@ Deno.test("paths ignore repo://, leading, trailing and repeated slashes", async 
   equal(await t.fs.exists("v1.0/missing"), false);
 });
 
+Deno.test("a listed directory label beginning repo:// stays a directory, and takes no other file's path", async () => {
+  await using emu = await startEmulator({
+    entries: [
+      { directoryLabel: "repo:/", filename: "README.md", file: "in repo:" },
+      { directoryLabel: "", filename: "README.md", file: "the readme" },
+    ],
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  deepStrictEqual(await fs.find(""), ["README.md", "repo:/README.md"]);
+  const text = async (path: string) =>
+    new TextDecoder().decode(await fs.catFile(path));
+  equal(await text("README.md"), "the readme");
+  equal(await text("repo://README.md"), "the readme", "the typed prefix");
+  equal(await text("repo:/README.md"), "in repo:");
+});
+
 Deno.test("missing paths are NotFoundError; dot segments are TypeError", async () => {
   await using t = await awkward();
   const missing = await rejects(t.fs.ls("nope/deeper"), NotFoundError);

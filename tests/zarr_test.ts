@@ -434,7 +434,18 @@ Deno.test("getArray on a pool decodes parts in the workers and joins them value 
   );
   const scalar = { data: new Float64Array([273.15]), shape: [], stride: [] };
   deepStrictEqual(await getArray(pool, "scalar.zarr", ""), scalar);
-  deepStrictEqual(await getArray(t.fs, "scalar.zarr", "", [0]), scalar);
+  deepStrictEqual(await getArray(t.fs, "scalar.zarr", "", []), scalar);
+  // As zarr.get judges it: an index too many. (From a worker, zarrita's
+  // errors keep their name and message, not their class.)
+  await rejects(
+    getArray(t.fs, "scalar.zarr", "", [0]),
+    zarr.InvalidSelectionError,
+  );
+  await rejects(
+    getArray(pool, "scalar.zarr", "", [0]),
+    (e: Error) =>
+      e.name === "InvalidSelectionError" && /too many ind/.test(e.message),
+  );
   const flags = await getArray(pool, "flags.zarr", "");
   ok(flags.data instanceof zarr.BoolArray, "booleans decoded on this thread");
   deepStrictEqual([...flags.data], [true, false, true, false, true]);
@@ -637,6 +648,38 @@ Deno.test("getArray stops when its signal aborts, on a RepoFs and on a pool", as
     await pause(300);
     equal(emu.counters.heads, sent, `${name}: a HEAD after the abort`);
     emu.faults.latencyMs = 0;
+  }
+});
+
+Deno.test("getArray of one part on a pool rejects when its signal aborts while it is pending, even if the worker had finished", async () => {
+  await using emu = await startEmulator({
+    files: await buildZarrStore(
+      [{ path: "t", data: ramp(Float32Array, 40), shape: [40], chunks: [40] }],
+      { format: 2, prefix: "d.zarr" },
+    ),
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 1 });
+  await getArray(pool, "d.zarr", "t"); // the worker up, the URL known
+  for (let round = 0; round < 20; round++) {
+    const stop = new AbortController();
+    const gets = emu.counters.storeGets;
+    let settled = false;
+    const read = getArray(pool, "d.zarr", "t", null, { signal: stop.signal });
+    read.then(() => settled = true, () => settled = true);
+    while (emu.counters.storeGets === gets && !settled) {
+      await new Promise((ok) => setTimeout(ok, 0));
+    }
+    // The chunk is served (once its answer has left): hold this thread while
+    // the worker decodes it and answers, so that the answer waits here
+    // behind the abort.
+    await new Promise((ok) => setTimeout(ok, 1));
+    const until = performance.now() + 100;
+    while (performance.now() < until) { /* busy */ }
+    if (settled) continue;
+    const reason = new Error(`abort ${round}`);
+    stop.abort(reason);
+    await rejects(read, (e) => e === reason, `round ${round}`);
   }
 });
 

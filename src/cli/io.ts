@@ -13,9 +13,13 @@ const encoder = new TextEncoder();
 /** What `JSON.stringify` leaves as it is but a terminal must not see raw. */
 const RAW_AFTER_JSON = /[\u007f-\u009f\p{Bidi_Control}]/gu;
 const UNSHOWABLE = /[\p{Cc}\p{Bidi_Control}]/u;
+/** What a terminal would act on in a message: all but line breaks and tabs. */
+const TERMINAL_CONTROL = /(?![\n\t])[\p{Cc}\p{Bidi_Control}]/gu;
 
 /**
- * The process's output streams with secret redaction on stderr.
+ * The process's output streams. Secrets are blanked out of text on both,
+ * and control characters in what goes to stderr (a server's message, say)
+ * are shown as `\u` escapes, never acted on by the terminal.
  *
  * @example
  * ```ts
@@ -26,6 +30,7 @@ const UNSHOWABLE = /[\p{Cc}\p{Bidi_Control}]/u;
  * await out.print("listing done"); // stdout
  * strictEqual(out.redact("token s3cret refused"), "token *** refused");
  * out.error("token s3cret refused"); // stderr gets "repo-fs: token *** refused"
+ * out.error("not found\x1b]0;pwned\x07"); // stderr gets "repo-fs: not found\u001b]0;pwned\u0007"
  * ```
  */
 export class Output {
@@ -33,7 +38,7 @@ export class Output {
   #progressShown = false;
 
   /**
-   * Blanks `secret` out of everything written to stderr from now on.
+   * Blanks `secret` out of all text written from now on.
    * @param secret a value that must never be shown
    */
   hide(secret: string): void {
@@ -45,7 +50,7 @@ export class Output {
    * @param text the text to print
    */
   async print(text: string): Promise<void> {
-    await this.bytes(encoder.encode(`${text}\n`));
+    await this.bytes(encoder.encode(`${this.redact(text)}\n`));
   }
 
   /**
@@ -82,7 +87,7 @@ export class Output {
       this.#progressShown = false;
       this.#writeStderr("\r\x1b[2K");
     }
-    this.#writeStderr(this.redact(text));
+    this.#writeStderr(this.#shown(text));
   }
 
   /**
@@ -90,7 +95,7 @@ export class Output {
    * @param line the new progress line, without newline
    */
   progress(line: string): void {
-    this.#writeStderr(`\r\x1b[2K${this.redact(line)}`);
+    this.#writeStderr(`\r\x1b[2K${this.#shown(line)}`);
     this.#progressShown = true;
   }
 
@@ -111,6 +116,11 @@ export class Output {
     const line = (level: string) => (msg: string) =>
       this.stderr(`${level}: ${msg}\n`);
     return { debug: line("debug"), info: line("info"), warn: line("warn") };
+  }
+
+  /** `text` for stderr: secrets blanked, terminal controls escaped. */
+  #shown(text: string): string {
+    return this.redact(text).replace(TERMINAL_CONTROL, unicodeEscape);
   }
 
   #writeStderr(text: string): void {
@@ -153,8 +163,10 @@ export function displayPath(path: string): string {
  * ```
  */
 export function quotePath(path: string): string {
-  return JSON.stringify(path).replace(
-    RAW_AFTER_JSON,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return JSON.stringify(path).replace(RAW_AFTER_JSON, unicodeEscape);
+}
+
+/** A character as a JSON `\u` escape. */
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { keyProblem } from "../tree/paths.ts";
 
 const CONTROL = /\p{Cc}/u;
@@ -117,8 +117,10 @@ export function isInside(root: string, path: string): boolean {
 export class OutputRoot {
   /** The output folder, absolute and free of symlinks. */
   readonly path: string;
-  /** Directories already checked (and created) during this run. */
-  readonly #checked = new Set<string>();
+  /** Directories already checked (and created) during this run: their real paths. */
+  readonly #checked = new Map<string, string>();
+  /** Each real target handed out, and the dataset path it was handed out for. */
+  readonly #claimed = new Map<string, string>();
 
   private constructor(path: string) {
     this.path = path;
@@ -138,7 +140,9 @@ export class OutputRoot {
    * {@linkcode unsafePathReason}, resolved below the root, every existing
    * directory on the way resolved through its symlinks and found inside the
    * root, missing directories created, and the result checked once more.
-   * Throws {@linkcode UnsafePathError} for a path it refuses.
+   * A target that is, on disk, the target of another dataset path (through
+   * a symlink inside the root) is refused as well: one file would hold the
+   * last of two. Throws {@linkcode UnsafePathError} for a path it refuses.
    * @param path the dataset path
    */
   async prepare(path: string): Promise<string> {
@@ -149,12 +153,24 @@ export class OutputRoot {
       throw new UnsafePathError(path, "it resolves outside the output folder");
     }
     const parent = dirname(target);
-    if (!this.#checked.has(parent)) {
+    let realParent = this.#checked.get(parent);
+    if (realParent === undefined) {
       await this.#checkExisting(path, parent);
       await Deno.mkdir(parent, { recursive: true });
-      await this.#checkReal(path, parent);
-      this.#checked.add(parent);
+      realParent = await this.#checkReal(path, parent);
+      this.#checked.set(parent, realParent);
     }
+    const real = join(realParent, basename(target));
+    const other = this.#claimed.get(real);
+    if (other !== undefined && other !== path) {
+      throw new UnsafePathError(
+        path,
+        `it would be written to the same file as ${
+          JSON.stringify(other)
+        } (${real})`,
+      );
+    }
+    this.#claimed.set(real, path);
     return target;
   }
 
@@ -180,7 +196,7 @@ export class OutputRoot {
     }
   }
 
-  async #checkReal(path: string, dir: string): Promise<void> {
+  async #checkReal(path: string, dir: string): Promise<string> {
     const real = await Deno.realPath(dir);
     if (!isInside(this.path, real)) {
       throw new UnsafePathError(
@@ -188,6 +204,7 @@ export class OutputRoot {
         `${dir} leads outside the output folder (to ${real})`,
       );
     }
+    return real;
   }
 }
 

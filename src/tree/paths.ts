@@ -58,6 +58,30 @@ export function normalizePath(path: string): string {
   const bare = path.startsWith(PROTOCOL_PREFIX)
     ? path.slice(PROTOCOL_PREFIX.length)
     : path;
+  return cleanKey(path, bare);
+}
+
+/**
+ * Turns a path as the listing gives it into a routing-table key: as
+ * {@linkcode normalizePath}, but a leading `repo://` is a directory named
+ * `repo:` there, not the prefix a caller may type, so that no listed file
+ * takes the key of another.
+ *
+ * @example
+ * ```ts
+ * import { listedKey, normalizePath } from "./paths.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(listedKey("repo://README.md"), "repo:/README.md");
+ * strictEqual(normalizePath("repo:/README.md"), "repo:/README.md");
+ * strictEqual(listedKey("data//a.nc"), "data/a.nc");
+ * ```
+ */
+export function listedKey(path: string): string {
+  return NOT_A_KEY.test(path) ? cleanKey(path, path) : path;
+}
+
+/** `bare` as a key: without empty segments, checked; `path` names it in errors. */
+function cleanKey(path: string, bare: string): string {
   const key = bare.split("/").filter((s) => s !== "").join("/");
   const problem = key === "" ? undefined : keyProblem(key);
   if (problem !== undefined) {

@@ -9,7 +9,7 @@
 
 import { checksumKind, listedChecksum } from "../base/checksum.ts";
 import { asOriginal, type ListedFile } from "../base/listed_file.ts";
-import { normalizePath, parentKey } from "./paths.ts";
+import { listedKey, parentKey } from "./paths.ts";
 import type { FileInfo, Logger, TabularView } from "../base/types.ts";
 
 /**
@@ -269,7 +269,7 @@ export class RoutingTable {
       if (file.path.endsWith("/")) {
         throw new TypeError("the file name is empty");
       }
-      key = normalizePath(file.path);
+      key = listedKey(file.path);
       if (key === "") throw new TypeError("the file has no name");
     } catch (error) {
       this.#reject(file.path, file.id, (error as Error).message, logger);

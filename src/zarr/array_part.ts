@@ -283,7 +283,9 @@ export async function readSelection(
   selection: ArraySelection,
   { signal, partsAtOnce }: { signal?: AbortSignal; partsAtOnce?: number } = {},
 ): Promise<ArrayPartResult> {
-  if (arr.shape.length === 0) return await arr.getChunk([], { signal });
+  if (arr.shape.length === 0 && !selection?.length) {
+    return await arr.getChunk([], { signal });
+  }
   const full = padSelection(selection, arr.shape.length);
   const asSlices = pointAsSlices(full, arr.shape);
   const options = {

@@ -105,7 +105,10 @@ export async function getArray(
     partsAtOnce,
   }));
   if (requests.length === 1) {
-    return (await decoder.read(requests, options))[0];
+    const [whole] = await decoder.read(requests, options);
+    // A pool hands over a part its worker finished before the abort reached it.
+    options.signal?.throwIfAborted();
+    return whole;
   }
   const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
   return await readJoined(decoder, requests, rows, partsAtOnce, options.signal);
