@@ -718,6 +718,7 @@ Deno.test("no piece of the token in errors: cut URLs, long error bodies, and fet
   t.emu.faults.location = `http://127.0.0.1:${port}/obj?key=${TOKEN}`;
   const refused = await t.fs.catFile("data/big.bin").catch((e) => e);
   ok(refused instanceof RepoConnectionError, String(refused));
+  ok(/connection refused/i.test(refused.message), "says what happened");
   ok(refused.cause instanceof Error, "the cause is kept, scrubbed");
   for (const error of [cut, refused]) {
     for (const text of shownForms(error)) {
@@ -743,6 +744,26 @@ Deno.test("timeoutMs is an idle deadline: a body slower than it in total, never 
   ok(performance.now() - started > 400, "the whole read outlasted timeoutMs");
   const file = await t.fs.open("slow.bin");
   deepStrictEqual(await collect(file.stream()), slow, "stream()");
+});
+
+Deno.test("timeoutMs counts the server's silences, not a reader's pauses between reads", async () => {
+  await using t = await setup({ timeoutMs: 2000 });
+  await t.fs.ls("");
+  t.emu.resetCounters();
+  const reader = (await t.fs.open("data/big.bin")).stream().getReader();
+  const got = new Uint8Array(BIG.length);
+  let length = 0;
+  for (let pauses = 0;; pauses++) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    got.set(value, length);
+    length += value.length;
+    // A reader busy elsewhere (a slow disk, a pipe), twice as long as timeoutMs.
+    if (pauses < 2) await new Promise((ok) => setTimeout(ok, 4000));
+  }
+  equal(length, BIG.length);
+  deepStrictEqual(got, BIG);
+  equal(t.emu.counters.storeGets, 1, "one answer, never cut for the pauses");
 });
 
 Deno.test("timeoutMs is an idle deadline for the listing too: one slower than it in total, never silent that long, arrives", async () => {

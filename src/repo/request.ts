@@ -46,7 +46,9 @@ export function plainFetch(
 
 /**
  * An abort signal that fires when the caller aborts or when no progress was
- * made for `timeoutMs`.
+ * made for `timeoutMs` while something was awaited through
+ * {@linkcode Deadline.race}: the time a reader takes between two reads of a
+ * body is its own, not the server's.
  *
  * @example
  * ```ts
@@ -67,6 +69,8 @@ export class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastProgress = performance.now();
   #timedOut = false;
+  /** Promises being raced now. */
+  #racing = 0;
 
   /**
    * Starts the clock.
@@ -92,9 +96,13 @@ export class Deadline {
     this.#lastProgress = performance.now();
   }
 
-  /** One timer per stretch: when it fires early because of progress, it waits out the rest. */
+  /**
+   * One timer per stretch: when it fires early because of progress, it
+   * waits out the rest; while nothing is raced, it waits a whole stretch.
+   */
   #arm(ms: number): void {
     this.#timer = setTimeout(() => {
+      if (this.#racing === 0) return this.#arm(this.timeoutMs);
       const left = this.#lastProgress + this.timeoutMs - performance.now();
       if (left > 0) return this.#arm(left);
       this.#timedOut = true;
@@ -105,7 +113,8 @@ export class Deadline {
   /**
    * `promise`, or its rejection with the abort reason as soon as time runs
    * out or the caller aborts, whichever comes first: a body read on an
-   * aborted request does not always end by itself.
+   * aborted request does not always end by itself. The clock starts anew
+   * when a race begins with none under way.
    */
   race<T>(promise: Promise<T>): Promise<T> {
     const signal = this.#controller.signal;
@@ -113,13 +122,15 @@ export class Deadline {
       promise.catch(() => {});
       return Promise.reject(signal.reason);
     }
+    if (this.#racing++ === 0) this.rearm();
     return new Promise<T>((resolve, reject) => {
       // This request's own signal: one listener here, no fan-out needed.
       const onAbort = () => reject(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
-      promise.then(resolve, reject).finally(() =>
-        signal.removeEventListener("abort", onAbort)
-      );
+      promise.then(resolve, reject).finally(() => {
+        this.#racing--;
+        signal.removeEventListener("abort", onAbort);
+      });
     });
   }
 
@@ -140,10 +151,22 @@ export class Deadline {
       return new RepoConnectionError(url, reason, { cause: error });
     }
     if (error instanceof TypeError) {
-      return new RepoConnectionError(url, error.message, { cause: error });
+      return new RepoConnectionError(url, failureText(error), { cause: error });
     }
     return error;
   }
+}
+
+/**
+ * A failed `fetch`'s message, with its cause's when that says more: Deno's
+ * "fetch failed" and undici's "terminated" keep what happened (a refused
+ * connection, a closed socket) one level down.
+ */
+function failureText(error: Error): string {
+  const { cause } = error;
+  return cause instanceof Error && !error.message.includes(cause.message)
+    ? `${error.message}: ${cause.message}`
+    : error.message;
 }
 
 /**
