@@ -249,6 +249,23 @@ Deno.test("an expired cache entry is never used, nor one near expiry", async () 
   );
 });
 
+Deno.test("an entry that says a store URL is the repository's own does not take the token there", async () => {
+  const token = `tok-${crypto.randomUUID()}`;
+  await using t = await setup({ token, files: { "a.txt": "hello" } });
+  const env = { REPO_API_TOKEN: token };
+  succeeded(await t.run(["cat", "a.txt"], env), "hello");
+  const path = await t.cacheFile();
+  const file: CacheFile = JSON.parse(await Deno.readTextFile(path));
+  ok(file.urls[0].url.startsWith(t.emu.storeOrigin), file.urls[0].url);
+  file.urls[0].direct = true; // as the repository's access endpoint is
+  await Deno.writeTextFile(path, JSON.stringify(file));
+  t.emu.resetCounters();
+  succeeded(await t.run(["cat", "a.txt"], env), "hello");
+  equal(t.emu.counters.heads, 0, "the entry was used");
+  equal(t.emu.counters.storeGets, 1);
+  equal(t.emu.counters.storeRequestsWithToken, 0);
+});
+
 Deno.test("a corrupt cache file is ignored with a warning, not fatal", async () => {
   await using t = await setup({ files: { "a.txt": "hello" } });
   succeeded(await t.run(["cat", "a.txt"]), "hello");

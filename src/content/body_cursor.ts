@@ -26,7 +26,11 @@ import {
 import type { ResolvedUrl, UrlResolver } from "../repo/download_urls.ts";
 import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { explainRefusal } from "./refusal.ts";
-import { contentUrlProblem, repositoryHeaders } from "../repo/repo_api.ts";
+import {
+  contentUrlProblem,
+  isRepositoryUrl,
+  repositoryHeaders,
+} from "../repo/repo_api.ts";
 import { Deadline, type Transport } from "../repo/request.ts";
 import { type RetryCost, retrying, type RetryPolicy } from "../repo/retry.ts";
 
@@ -353,14 +357,15 @@ export class BodyCursor {
       checked.add(target);
     }
     const asked = { start: this.#offset, end: this.#end };
-    const headers: Record<string, string> = target.direct
-      ? {
-        ...repositoryHeaders(
-          this.context.token,
-          this.context.tokenHeader,
-        ) as Record<string, string>,
-      }
-      : {};
+    const headers: Record<string, string> =
+      target.direct && isRepositoryUrl(target.url, repository)
+        ? {
+          ...repositoryHeaders(
+            this.context.token,
+            this.context.tokenHeader,
+          ) as Record<string, string>,
+        }
+        : {};
     const range = rangeFor(asked, this.#known);
     if (range !== undefined) headers.Range = range;
     const deadline = new Deadline(transport.timeoutMs, this.signal);

@@ -78,6 +78,26 @@ export function repositoryBase(host: string, token?: string): string {
 }
 
 /**
+ * Whether `url` is below the repository base `base` (its `.../api`): the
+ * only URLs the API token goes to. A content URL said to be the
+ * repository's own (served without a redirect) gets the token only when it
+ * is, whatever a URL cache or a coordinator says of it.
+ *
+ * @example
+ * ```ts
+ * import { isRepositoryUrl } from "./repo_api.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const base = "https://repo.example.org/api";
+ * strictEqual(isRepositoryUrl("https://repo.example.org/api/access/datafile/7", base), true);
+ * strictEqual(isRepositoryUrl("https://s3.example/b/k", base), false);
+ * strictEqual(isRepositoryUrl("https://repo.example.org/api.evil.example/x", base), false);
+ * ```
+ */
+export function isRepositoryUrl(url: string, base: string): boolean {
+  return url.startsWith(`${base}/`);
+}
+
+/**
  * Why a content URL must not be read, or `undefined` when it may: content
  * comes over `https:`, or over `http:` only from a repository that is itself
  * `http:` on loopback (a local server). Anything else (`file:`, `data:`, a
