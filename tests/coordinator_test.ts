@@ -15,6 +15,7 @@ import {
   until,
 } from "./support.ts";
 import { hasRedis, type RedisServer, startRedis } from "./redis_server.ts";
+import { COMMAND_TIMEOUT_MS } from "../src/repo/coordinator_connection.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const TOKEN = "coordinator-test-token-4711";
@@ -321,6 +322,39 @@ Deno.test({
       message: /^The coordinator redis:\/\/127\.0\.0\.1:9 cannot be used/,
     });
     equal(emu.counters.heads, 0);
+  },
+});
+
+Deno.test({
+  name:
+    "a coordinator that takes the connection and never answers fails the read, after COMMAND_TIMEOUT_MS",
+  async fn() {
+    await using emu = await startEmulator({ files: dataset(2) });
+    const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const held: Deno.Conn[] = [];
+    const accepting = (async () => {
+      for await (const conn of silent) held.push(conn);
+    })();
+    const { port } = silent.addr as Deno.NetAddr;
+    try {
+      const fs = new RepoFs({
+        host: emu.host,
+        pid: emu.pid,
+        coordinator: `redis://127.0.0.1:${port}`,
+      });
+      await rejects(fs.catFile("d0/f000.bin"), {
+        name: "CoordinatorError",
+        message: new RegExp(
+          `no answer within ${COMMAND_TIMEOUT_MS} ms of connecting`,
+        ),
+      });
+      ok(held.length > 0, "the connection was taken");
+      equal(emu.counters.heads, 0);
+    } finally {
+      silent.close();
+      await accepting;
+      for (const conn of held) conn.close();
+    }
   },
 });
 

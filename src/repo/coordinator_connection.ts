@@ -168,7 +168,29 @@ export class CoordinatorConnection {
       socket: { reconnectStrategy: false, connectTimeout: COMMAND_TIMEOUT_MS },
     });
     client.on("error", (error) => this.#lose(error));
-    await client.connect();
+    const connecting = client.connect();
+    connecting.catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new CoordinatorError(
+              this.url,
+              `no answer within ${COMMAND_TIMEOUT_MS} ms of connecting`,
+            ),
+          ),
+        COMMAND_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([connecting, silent]);
+    } catch (error) {
+      client.destroy();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     return client;
   }
 
