@@ -6,6 +6,7 @@
  * @module
  */
 
+import { untilAborted } from "./base/abort_callbacks.ts";
 import { ContentReader } from "./content/content.ts";
 import type { ContentFile } from "./content/content_answer.ts";
 import { DownloadUrls, type UrlResolver } from "./repo/download_urls.ts";
@@ -401,7 +402,8 @@ export class RepoFs {
    * from the end). A full read returns every byte the server sends.
    */
   async catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
-    const { file } = await this.#lookupFile(path);
+    options.signal?.throwIfAborted();
+    const { file } = await untilAborted(this.#lookupFile(path), options.signal);
     return await this.#content.read(
       file,
       options.start,

@@ -277,6 +277,33 @@ Deno.test("an aborted catFile rejects with the abort reason and the pool stays u
   equal(emu.counters.storeGets, 1, "the pre-aborted reads sent nothing");
 });
 
+Deno.test("an abort or close() ends a call still waiting for the listing, here and on a RepoFs, and the listing goes on", async () => {
+  const files = { "a.bin": patterned(100, 1) };
+  // The listing, 16 bytes every 200 ms: several seconds.
+  await using emu = await startEmulator({
+    files,
+    faults: { listingTrickle: { bytes: 16, everyMs: 200 } },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const pool = new RepoFsPool(fs, { workers: 1 });
+  let listed = false;
+  const listing = fs.info("").then(() => listed = true);
+  const stop = new AbortController();
+  const reasons = [new Error("not wanted")];
+  const here = fs.catFile("a.bin", { signal: stop.signal });
+  const pooled = pool.catFile("a.bin", { signal: stop.signal });
+  const untilClose = pool.catFile("a.bin");
+  stop.abort(reasons[0]);
+  await rejects(here, (e) => e === reasons[0]);
+  await rejects(pooled, (e) => e === reasons[0]);
+  await pool.close();
+  await rejects(untilClose, /The RepoFsPool was closed/);
+  equal(listed, false, "all of it before the listing came");
+  emu.faults.listingTrickle = null;
+  await listing;
+  deepStrictEqual(await fs.catFile("a.bin"), files["a.bin"]);
+});
+
 Deno.test("a worker that ignores a cancel is ended within the grace; the pool removes its temporary file", async () => {
   await using emu = await startEmulator({ files: { "a.bin": "abc" } });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });

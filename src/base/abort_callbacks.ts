@@ -61,3 +61,38 @@ export function whenAborted(
   callbacks.add(callback);
   return () => callbacks.delete(callback);
 }
+
+/**
+ * `promise`, or the abort reason of the first of `signals` to abort while
+ * it is pending: a wait that others share (the listing) goes on for them,
+ * and its later failure is not left unhandled.
+ *
+ * @example
+ * ```ts
+ * import { untilAborted } from "./abort_callbacks.ts";
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * const stop = new AbortController();
+ * const never = new Promise<number>(() => {});
+ * const waiting = untilAborted(never, undefined, stop.signal);
+ * stop.abort(new Error("no longer wanted"));
+ * await rejects(waiting, /no longer wanted/);
+ * strictEqual(await untilAborted(Promise.resolve(7), new AbortController().signal), 7);
+ * ```
+ */
+export function untilAborted<T>(
+  promise: Promise<T>,
+  ...signals: (AbortSignal | undefined)[]
+): Promise<T> {
+  promise.catch(() => {});
+  const waits = signals.filter((signal) => signal !== undefined);
+  if (waits.length === 0) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const forget = waits.map((signal) =>
+      whenAborted(signal, () => reject(signal.reason))
+    );
+    for (const signal of waits) if (signal.aborted) reject(signal.reason);
+    promise.then(resolve, reject).finally(() => {
+      for (const forgetOne of forget) forgetOne();
+    });
+  });
+}

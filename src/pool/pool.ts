@@ -10,7 +10,7 @@
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
-import { whenAborted } from "../base/abort_callbacks.ts";
+import { untilAborted, whenAborted } from "../base/abort_callbacks.ts";
 import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
 import {
   Batch,
@@ -279,6 +279,8 @@ export class RepoFsPool implements AsyncDisposable {
   #listed?: Promise<void>;
   #initialised = false;
   #closed = false;
+  /** Aborted by `close()`: calls still waiting for the listing end with it. */
+  readonly #closing = new AbortController();
   /** Failed worker starts since a worker last loaded. */
   #startFailures = 0;
   /** Why the workers could not start, once the pool gave up. */
@@ -406,7 +408,9 @@ export class RepoFsPool implements AsyncDisposable {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#endAll(new Error("The RepoFsPool was closed"));
+    const closed = new Error("The RepoFsPool was closed");
+    this.#closing.abort(closed);
+    this.#endAll(closed);
     await Promise.all([...this.#resolving, ...this.#cleanups]);
   }
 
@@ -422,7 +426,7 @@ export class RepoFsPool implements AsyncDisposable {
     const { signal, onBytes } = options;
     this.#checkOpen();
     signal?.throwIfAborted();
-    await this.#whenListed();
+    await untilAborted(this.#whenListed(), signal, this.#closing.signal);
     this.#checkOpen();
     signal?.throwIfAborted();
     const slot = this.#slots.reduce((a, b) =>
