@@ -304,6 +304,34 @@ Deno.test("an abort or close() ends a call still waiting for the listing, here a
   deepStrictEqual(await fs.catFile("a.bin"), files["a.bin"]);
 });
 
+Deno.test("close() in the middle of many downloads leaves no temporary file once it resolves, and every file kept is whole", async () => {
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 60; i++) files[`f${i}.bin`] = patterned(20_000 + i, i);
+  await using emu = await startEmulator({ files });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await fs.info("");
+  for (let round = 0; round < 8; round++) {
+    await using out = await tempDir();
+    const pool = new RepoFsPool(fs, { workers: 2 });
+    const downloads = Object.keys(files).map((name) =>
+      pool.downloadToFile(name, join(out.path, name)).catch(() => undefined)
+    );
+    // Closed at moments spread over the downloads' time.
+    await new Promise((ok) => setTimeout(ok, round * 15));
+    await pool.close();
+    const left = await namesIn(out.path);
+    deepStrictEqual(
+      left.filter((name) => name.includes(".repo-fs-partial-")),
+      [],
+      `round ${round}`,
+    );
+    for (const name of left) {
+      deepStrictEqual(await Deno.readFile(join(out.path, name)), files[name]);
+    }
+    await Promise.all(downloads);
+  }
+});
+
 Deno.test("a worker that ignores a cancel is ended within the grace; the pool removes its temporary file", async () => {
   await using emu = await startEmulator({ files: { "a.bin": "abc" } });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });

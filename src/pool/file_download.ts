@@ -100,9 +100,11 @@ export interface DownloadToFileOptions {
   /** Called with each chunk's size as it is written. */
   onBytes?: (bytes: number) => void;
   /**
-   * The temporary name to write to, from {@linkcode temporaryName};
-   * default a new one. A caller that may have to clean up after the
-   * download itself (a pool whose worker is stuck) chooses it.
+   * An empty temporary file to write to, made by the caller with
+   * {@linkcode createTemporary}; default a new one made here. A caller that
+   * may have to clean up after the download itself (a pool whose worker is
+   * stuck or ended) makes it: once it has removed the file, a write that
+   * was still on its way cannot make it again.
    */
   temporary?: string;
 }
@@ -167,9 +169,13 @@ export async function downloadToFile(
   target: string,
   options: DownloadToFileOptions = {},
 ): Promise<Downloaded> {
-  const { signal, onBytes, temporary: temp = temporaryName(target) } = options;
+  const { signal, onBytes } = options;
   signal?.throwIfAborted();
-  const handle = await open(temp, "wx");
+  const temp = options.temporary ?? temporaryName(target);
+  const handle = await open(
+    temp,
+    options.temporary === undefined ? "wx" : "r+",
+  );
   const sink = {
     write: async (bytes: Uint8Array) =>
       (await handle.write(bytes)).bytesWritten,
@@ -195,6 +201,27 @@ export async function downloadToFile(
     if (!closed) await handle.close();
     if (!renamed) await removeTemporary(temp);
   }
+}
+
+/**
+ * Makes an empty temporary file for a download to `target`, under a new
+ * name from {@linkcode temporaryName}, and gives its path.
+ *
+ * @example
+ * ```ts
+ * import { createTemporary, removeTemporary } from "./file_download.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const temporary = await createTemporary(`${dir}/a.csv`);
+ * strictEqual((await Deno.stat(temporary)).size, 0);
+ * await removeTemporary(temporary);
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function createTemporary(target: string): Promise<string> {
+  const temporary = temporaryName(target);
+  await (await open(temporary, "wx")).close();
+  return temporary;
 }
 
 /**

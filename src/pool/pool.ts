@@ -268,6 +268,8 @@ export class RepoFsPool implements AsyncDisposable {
   readonly #resolving = new Set<Promise<void>>();
   /** Temporary files of abandoned downloads being removed. */
   readonly #cleanups = new Set<Promise<void>>();
+  /** Downloads under way, settled or not: `close()` waits for them to end. */
+  readonly #downloads = new Set<Promise<unknown>>();
   /** Timers of worker starts after a failed one. */
   readonly #restarts = new Set<Timer>();
   readonly #urlMessages: UrlMessageCounts = {
@@ -354,24 +356,46 @@ export class RepoFsPool implements AsyncDisposable {
   }
 
   /**
-   * Downloads a file to `target` in a worker: streamed to a temporary name
-   * beside it (chosen here, so that this thread can remove it), checked
-   * against the listing (see `file_download.ts`), then renamed into
-   * place. `target` must be a path the caller has checked is safe to
-   * write. Aborting removes the temporary file before the promise rejects,
-   * within about a second even when the worker is stuck.
+   * Downloads a file to `target` in a worker: streamed to a temporary file
+   * beside it (made here, so that this thread can remove it, and a worker
+   * ended on its way cannot make it again), checked against the listing
+   * (see `file_download.ts`), then renamed into place. `target` must be a
+   * path the caller has checked is safe to write. Aborting removes the
+   * temporary file before the promise rejects, within about a second even
+   * when the worker is stuck.
    */
-  async downloadToFile(
+  downloadToFile(
     path: string,
     target: string,
     options: DownloadToFileOptions = {},
   ): Promise<Downloaded> {
-    const { temporaryName } = await import("./file_download.ts");
-    const temporary = options.temporary ?? temporaryName(target);
-    return await this.#dispatch(
-      { type: "download", path, target, temporary },
-      options,
+    const downloading = this.#download(path, target, options);
+    const settled = downloading.catch(() => {});
+    this.#downloads.add(settled);
+    settled.finally(() => this.#downloads.delete(settled));
+    return downloading;
+  }
+
+  async #download(
+    path: string,
+    target: string,
+    options: DownloadToFileOptions,
+  ): Promise<Downloaded> {
+    this.#checkOpen();
+    const { createTemporary, removeTemporary } = await import(
+      "./file_download.ts"
     );
+    const temporary = options.temporary ?? await createTemporary(target);
+    try {
+      return await this.#dispatch(
+        { type: "download", path, target, temporary },
+        options,
+      );
+    } catch (error) {
+      // Gone already when a worker had it (it, or #abandon, removed it).
+      await removeTemporary(temporary).catch(() => {});
+      throw error;
+    }
   }
 
   /** As {@linkcode RepoFs.info}, from the main thread's table. */
@@ -411,7 +435,11 @@ export class RepoFsPool implements AsyncDisposable {
     const closed = new Error("The RepoFsPool was closed");
     this.#closing.abort(closed);
     this.#endAll(closed);
-    await Promise.all([...this.#resolving, ...this.#cleanups]);
+    await Promise.all([
+      ...this.#resolving,
+      ...this.#cleanups,
+      ...this.#downloads,
+    ]);
   }
 
   /** Same as {@linkcode RepoFsPool.close}, for `await using`. */
