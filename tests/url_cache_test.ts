@@ -299,6 +299,17 @@ Deno.test("a corrupt cache file is ignored with a warning, not fatal", async () 
       },
       "its mode is 644, so others may read or change it",
     ],
+    [
+      "a FIFO, which a blocking open would wait on for ever",
+      async () => {
+        await Deno.remove(path);
+        const made = await new Deno.Command("mkfifo", {
+          args: ["-m", "600", path],
+        }).output();
+        ok(made.success, "mkfifo");
+      },
+      "it is not a regular file",
+    ],
   ];
   let heads = t.emu.counters.heads;
   for (const [what, spoil, reason] of cases) {

@@ -234,9 +234,16 @@ export class UrlCacheFile implements UrlStore {
     const path = this.path!;
     let text: string;
     try {
-      const fd = fs.openSync(path, "r");
+      // Non-blocking: a FIFO planted at the path must not hold the thread.
+      const { O_RDONLY, O_NONBLOCK } = fs.constants;
+      const fd = fs.openSync(
+        path,
+        O_NONBLOCK === undefined ? "r" : O_RDONLY | O_NONBLOCK,
+      );
       try {
-        const { mode } = fs.fstatSync(fd);
+        const stat = fs.fstatSync(fd);
+        if (!stat.isFile()) throw new Error("it is not a regular file");
+        const { mode } = stat;
         if (!this.#io!.windows && (mode & 0o077) !== 0) {
           throw new Error(
             `its mode is ${
