@@ -6,7 +6,7 @@
  * @module
  */
 
-import { untilAborted } from "./base/abort_callbacks.ts";
+import { abortable } from "./base/abort_callbacks.ts";
 import { ContentReader } from "./content/content.ts";
 import type { ContentFile } from "./content/content_answer.ts";
 import { DownloadUrls, type UrlResolver } from "./repo/download_urls.ts";
@@ -403,7 +403,7 @@ export class RepoFs {
    */
   async catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
     options.signal?.throwIfAborted();
-    const { file } = await untilAborted(this.#lookupFile(path), options.signal);
+    const { file } = await abortable(this.#lookupFile(path), options.signal);
     return await this.#content.read(
       file,
       options.start,

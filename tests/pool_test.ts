@@ -289,13 +289,13 @@ Deno.test("an abort or close() ends a call still waiting for the listing, here a
   let listed = false;
   const listing = fs.info("").then(() => listed = true);
   const stop = new AbortController();
-  const reasons = [new Error("not wanted")];
+  const reason = new Error("not wanted");
   const here = fs.catFile("a.bin", { signal: stop.signal });
   const pooled = pool.catFile("a.bin", { signal: stop.signal });
   const untilClose = pool.catFile("a.bin");
-  stop.abort(reasons[0]);
-  await rejects(here, (e) => e === reasons[0]);
-  await rejects(pooled, (e) => e === reasons[0]);
+  stop.abort(reason);
+  await rejects(here, (e) => e === reason);
+  await rejects(pooled, (e) => e === reason);
   await pool.close();
   await rejects(untilClose, /The RepoFsPool was closed/);
   equal(listed, false, "all of it before the listing came");

@@ -69,17 +69,17 @@ export function whenAborted(
  *
  * @example
  * ```ts
- * import { untilAborted } from "./abort_callbacks.ts";
+ * import { abortable } from "./abort_callbacks.ts";
  * import { rejects, strictEqual } from "node:assert/strict";
  * const stop = new AbortController();
  * const never = new Promise<number>(() => {});
- * const waiting = untilAborted(never, undefined, stop.signal);
+ * const waiting = abortable(never, undefined, stop.signal);
  * stop.abort(new Error("no longer wanted"));
  * await rejects(waiting, /no longer wanted/);
- * strictEqual(await untilAborted(Promise.resolve(7), new AbortController().signal), 7);
+ * strictEqual(await abortable(Promise.resolve(7), new AbortController().signal), 7);
  * ```
  */
-export function untilAborted<T>(
+export function abortable<T>(
   promise: Promise<T>,
   ...signals: (AbortSignal | undefined)[]
 ): Promise<T> {

@@ -10,7 +10,7 @@
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
-import { untilAborted, whenAborted } from "../base/abort_callbacks.ts";
+import { abortable, whenAborted } from "../base/abort_callbacks.ts";
 import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
 import {
   Batch,
@@ -454,7 +454,7 @@ export class RepoFsPool implements AsyncDisposable {
     const { signal, onBytes } = options;
     this.#checkOpen();
     signal?.throwIfAborted();
-    await untilAborted(this.#whenListed(), signal, this.#closing.signal);
+    await abortable(this.#whenListed(), signal, this.#closing.signal);
     this.#checkOpen();
     signal?.throwIfAborted();
     const slot = this.#slots.reduce((a, b) =>
