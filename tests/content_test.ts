@@ -872,25 +872,33 @@ Deno.test("a 200 of unsaid length is read to its end and checked: a page as long
   }
 });
 
-Deno.test("a gzip-encoded answer to a range is an error, never the compressed bytes", async () => {
+Deno.test("an encoded answer is an error, never the compressed bytes, whatever its label and length", async () => {
   const big = patterned(5000, 6);
   await using t = await setup({}, { files: { "big.bin": big } });
   await t.fs.ls("");
   for (const unsaidLength of [false, true]) {
-    t.emu.faults.unsaidLength = unsaidLength;
-    t.emu.faults.gzipBody = 1;
-    await rejects(
-      t.fs.catFile("big.bin", { start: 0, end: 100 }),
-      (e: unknown) => e instanceof RepoProtocolError,
-    );
-    t.emu.faults.gzipBody = 1;
-    deepStrictEqual(
-      await t.fs.catFile("big.bin"),
-      big,
-      "a whole file, which fetch decodes",
-    );
+    // Deno decodes `gzip` unless `identity` was asked, and `x-gzip` never.
+    for (const label of ["gzip", "x-gzip", "GZIP", "deflate"]) {
+      const kind = `${label}, length ${unsaidLength ? "unsaid" : "said"}`;
+      Object.assign(t.emu.faults, { unsaidLength, gzipLabel: label });
+      for (const range of [{ start: 0, end: 100 }, undefined]) {
+        t.emu.faults.gzipBody = 1;
+        await rejects(t.fs.catFile("big.bin", range), (e: unknown) => {
+          ok(e instanceof RepoProtocolError, `${kind}: ${e}`);
+          ok(
+            e.message.includes(
+              `unencoded but the answer is encoded (Content-Encoding: ${label})`,
+            ),
+            `${kind}: ${e.message}`,
+          );
+          return true;
+        });
+        equal(t.emu.faults.gzipBody, 0, `${kind}: the gzip answer was sent`);
+      }
+    }
   }
-  equal(t.emu.faults.gzipBody, 0, "every gzip answer was sent");
+  t.emu.faults.unsaidLength = false;
+  deepStrictEqual(await t.fs.catFile("big.bin"), big, "unencoded, read");
 });
 
 Deno.test("a file replaced while it is read is an error, never bytes spliced from two versions", async () => {
@@ -997,7 +1005,7 @@ Deno.test("an encoded answer to a range is an error whatever the listing says of
     await rejects(t.fs.catFile("f.bin", { start: 100, end: 200 }), (e) => {
       ok(e instanceof RepoProtocolError, `${kind}: ${e}`);
       ok(
-        /asked bytes=100-199 but the answer is encoded \(Content-Encoding: gzip\)/
+        /asked bytes=100-199 unencoded but the answer is encoded \(Content-Encoding: gzip\)/
           .test(e.message),
         `${kind}: ${e.message}`,
       );

@@ -22,6 +22,7 @@ import {
   expectTotal,
   rangeFor,
   StaleUrlError,
+  UNENCODED,
 } from "./content_answer.ts";
 import type { ResolvedUrl, UrlResolver } from "../repo/download_urls.ts";
 import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
@@ -357,15 +358,15 @@ export class BodyCursor {
       checked.add(target);
     }
     const asked = { start: this.#offset, end: this.#end };
-    const headers: Record<string, string> =
-      target.direct && isRepositoryUrl(target.url, repository)
-        ? {
-          ...repositoryHeaders(
-            this.context.token,
-            this.context.tokenHeader,
-          ) as Record<string, string>,
-        }
-        : {};
+    const headers: Record<string, string> = {
+      ...UNENCODED,
+      ...(target.direct && isRepositoryUrl(target.url, repository)
+        ? repositoryHeaders(
+          this.context.token,
+          this.context.tokenHeader,
+        ) as Record<string, string>
+        : {}),
+    };
     const range = rangeFor(asked, this.#known);
     if (range !== undefined) headers.Range = range;
     const deadline = new Deadline(transport.timeoutMs, this.signal);

@@ -176,6 +176,31 @@ export function expectTotal(
 }
 
 /**
+ * The headers every content request carries: the file's own bytes, not an
+ * encoding of them. A runtime that decodes an answer decodes only some
+ * encodings (Deno: `gzip` and `br`, and none once `identity` was asked), so
+ * an encoded answer is refused, not guessed at.
+ *
+ * @example
+ * ```ts
+ * import { UNENCODED } from "./content_answer.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(UNENCODED["Accept-Encoding"], "identity");
+ * ```
+ */
+export const UNENCODED: Readonly<Record<string, string>> = {
+  "Accept-Encoding": "identity",
+};
+
+/**
+ * False in browsers: `Accept-Encoding` is theirs to send (a forbidden header
+ * name), and they decode every encoding they ask for.
+ */
+const SENDS_ACCEPT_ENCODING = new Request("http://localhost/", {
+  headers: UNENCODED,
+}).headers.has("accept-encoding");
+
+/**
  * Classifies the answer to a request for `asked` of `file` from `target`.
  * Error statuses become the error to raise ({@linkcode StaleUrlError} for a
  * refused store URL); their bodies are read, other bodies are left to the
@@ -207,11 +232,13 @@ export async function classifyAnswer(
     const range = rangeFor(asked, file);
     const encoding = response.headers.get("content-encoding")?.trim();
     if (
-      range !== undefined && encoding !== undefined &&
-      encoding.toLowerCase() !== "identity"
+      encoding && encoding.toLowerCase() !== "identity" &&
+      (range !== undefined || SENDS_ACCEPT_ENCODING)
     ) {
       throw new RepoProtocolError(
-        `asked ${range} but the answer is encoded (Content-Encoding: ${encoding}): its bytes are not the file's`,
+        `asked ${
+          range ?? "the whole file"
+        } unencoded but the answer is encoded (Content-Encoding: ${encoding}): its bytes are not the file's`,
         url,
       );
     }

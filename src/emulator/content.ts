@@ -75,7 +75,7 @@ export function contentReply(
   if (isGet && takeCountdown(faults, "gzipBody")) {
     return wholeAnswer(
       new Uint8Array(gzipSync(bytes)),
-      { "content-type": contentType, "content-encoding": "gzip" },
+      { "content-type": contentType, "content-encoding": faults.gzipLabel },
       faults,
     );
   }

@@ -72,6 +72,7 @@ export interface FailureRule {
  *   unsaidLength: false,
  *   unsaidTotal: false,
  *   gzipBody: 0,
+ *   gzipLabel: "gzip",
  *   listingTrickle: null,
  * };
  * ```
@@ -166,6 +167,11 @@ export interface EmulatorFaults {
    * 200 with `Content-Encoding: gzip`, whatever range was asked.
    */
   gzipBody: number;
+  /**
+   * The `Content-Encoding` the `gzipBody` answers carry: `gzip`, or a name
+   * for the same bytes that a client may not decode, such as `x-gzip`.
+   */
+  gzipLabel: string;
   /** As `trickle`, for the repository's JSON answers: listings and collection contents. */
   listingTrickle: { bytes: number; everyMs: number } | null;
 }
@@ -231,6 +237,7 @@ export function createFaults(
     unsaidLength: false,
     unsaidTotal: false,
     gzipBody: 0,
+    gzipLabel: "gzip",
     listingTrickle: null,
     ...initial,
     failures: (initial.failures ?? []).map((rule) => ({ ...rule })),
