@@ -767,12 +767,45 @@ Deno.test("timeoutMs counts the server's silences, not a reader's pauses between
 });
 
 Deno.test("timeoutMs is an idle deadline for the listing too: one slower than it in total, never silent that long, arrives", async () => {
-  await using t = await setup({ timeoutMs: 400 }, {
-    faults: { listingTrickle: { bytes: 256, everyMs: 40 } },
+  // Each piece is progress (1 KiB), and the listing (over 3 KiB) needs four.
+  await using t = await setup({ timeoutMs: 1000 }, {
+    faults: { listingTrickle: { bytes: 1024, everyMs: 400 } },
   });
   const started = performance.now();
   equal((await t.fs.info("data/big.bin")).size, BIG.length);
-  ok(performance.now() - started > 400, "the listing outlasted timeoutMs");
+  ok(performance.now() - started > 1000, "the listing outlasted timeoutMs");
+});
+
+Deno.test("a body that drips, less than 1 KiB in each timeoutMs, is a stall, not a read that never ends", async () => {
+  // 16 bytes every 50 ms: never silent for timeoutMs, 8 KiB in 26 s at best.
+  const drip = { bytes: 16, everyMs: 50 };
+  await using t = await setup({
+    timeoutMs: 1000,
+    retry: { retries: 2, baseDelayMs: 1 },
+  }, { files: { "drip.bin": patterned(8192, 20) } });
+  await t.fs.ls("");
+  t.emu.faults.trickle = drip;
+  await rejects(t.fs.catFile("drip.bin"), (e: unknown) => {
+    ok(e instanceof RepoConnectionError, String(e));
+    ok(/only \d+ bytes received in 1000 ms/.test(e.message), e.message);
+    ok(e.message.includes("gave up after 3 attempts"), e.message);
+    return true;
+  });
+  await using emu = await startEmulator({
+    files: VARIED,
+    faults: { listingTrickle: drip },
+  });
+  const listing = new RepoFs({
+    host: emu.host,
+    pid: emu.pid,
+    timeoutMs: 1000,
+    retry: { retries: 1, baseDelayMs: 1 },
+  });
+  await rejects(listing.ls(""), (e: unknown) => {
+    ok(e instanceof RepoConnectionError, String(e));
+    ok(/only \d+ bytes received in 1000 ms/.test(e.message), e.message);
+    return true;
+  });
 });
 
 Deno.test("a body that stalls halfway is resumed from its last byte after timeoutMs", async () => {

@@ -341,6 +341,82 @@ Deno.test("CLI: --token-header and --collections-path", async () => {
 
 // Deaccessioned datasets and versions
 
+/** A server that is not the repository, on loopback, for what the emulator never sends. */
+async function withStranger(
+  handler: (request: Request) => Response,
+  body: (host: string) => Promise<void>,
+): Promise<void> {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    handler,
+  );
+  try {
+    await body(`http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+/** A body that never ends, sent as fast as it is read. */
+function endless(): ReadableStream<Uint8Array> {
+  const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
+  return new ReadableStream({ pull: (c) => c.enqueue(chunk) });
+}
+
+Deno.test("a dataset answer that is a list, not a dataset, is a protocol error, not a deaccessioned dataset", async () => {
+  // No paged file list, and a list for every other answer.
+  await withStranger(
+    (request) =>
+      new URL(request.url).pathname.endsWith("/files")
+        ? new Response("no such endpoint", { status: 404 })
+        : Response.json({ status: "OK", data: [] }),
+    async (host) => {
+      await rejects(new RepoFs({ host, pid: DOI }).ls(""), (e: unknown) => {
+        ok(e instanceof RepoProtocolError, String(e));
+        match(e.message, /the dataset answer is not an object/);
+        return true;
+      });
+    },
+  );
+});
+
+Deno.test("an answer that never ends is an error naming the problem, read no further than needed", async () => {
+  await withStranger(
+    () =>
+      new Response(endless(), {
+        headers: { "content-type": "application/json" },
+      }),
+    async (host) => {
+      await rejects(new RepoFs({ host, pid: DOI }).ls(""), (e: unknown) => {
+        ok(e instanceof RepoProtocolError, String(e));
+        match(e.message, /goes on past 500 MiB/);
+        return true;
+      });
+    },
+  );
+  // An error page: its first 8 KiB are all a message needs.
+  let answered = 0;
+  await withStranger(
+    () => {
+      answered++;
+      return new Response(endless(), { status: 500 });
+    },
+    async (host) => {
+      const fs = new RepoFs({
+        host,
+        pid: DOI,
+        retry: { retries: 2, baseDelayMs: 1 },
+      });
+      await rejects(fs.ls(""), (e: unknown) => {
+        ok(e instanceof RepoHttpError && e.status === 500, String(e));
+        match(e.message, /xxxx/);
+        return true;
+      });
+    },
+  );
+  equal(answered, 3, "retried as any 500 is");
+});
+
 Deno.test("a deaccessioned dataset says so and that no version remains readable", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "a" },

@@ -161,8 +161,10 @@ export interface RepoFsOptions {
   /** Transport; `globalThis.fetch` when absent. */
   fetch?: typeof fetch;
   /**
-   * Longest silence of a request in milliseconds: no answer, or no body
-   * bytes, for this long ends the attempt (and it is retried). Default 60000.
+   * Longest wait of a request without progress, in milliseconds: no
+   * answer, or less than 1 KiB of body, for this long ends the attempt (and
+   * it is retried). Time between a reader's reads does not count. Default
+   * 60000.
    */
   timeoutMs?: number;
   /** Retry policy for transient failures. */

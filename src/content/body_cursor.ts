@@ -302,8 +302,8 @@ export class BodyCursor {
     } catch (error) {
       throw open.deadline.explain(error, open.url);
     }
-    open.deadline.rearm();
     if (result.done) return null;
+    open.deadline.rearm(result.value.byteLength);
     let chunk = result.value;
     open.position += chunk.byteLength;
     if (open.end !== undefined && open.position > open.end) {
@@ -377,6 +377,7 @@ export class BodyCursor {
         redirect: "manual",
         signal: deadline.signal,
       }));
+      deadline.rearm();
       const answer = await deadline.race(
         classifyAnswer(response, asked, this.#known, target),
       );

@@ -267,8 +267,15 @@ export function rateLimited(error: unknown, cost: RetryCost): unknown {
 }
 
 /**
+ * The most of an error answer read: its start is all a message keeps, and
+ * twice that so that a token crossing the cut is still whole when blanked.
+ */
+const ERROR_BODY_BYTES = 8192;
+
+/**
  * The server's own words from an error answer: the `message` of a JSON
  * envelope, the `<Message>` of an S3 XML error, or the start of the text.
+ * Only the first 8 KiB are read, however long the answer.
  *
  * @example
  * ```ts
@@ -279,7 +286,8 @@ export function rateLimited(error: unknown, cost: RetryCost): unknown {
  * ```
  */
 export async function errorDetail(response: Response): Promise<string> {
-  const text = redact(await response.text()).slice(0, 4096).trim();
+  const text = redact(await textPrefix(response, ERROR_BODY_BYTES))
+    .slice(0, ERROR_BODY_BYTES / 2).trim();
   try {
     const body = JSON.parse(text);
     if (typeof body?.message === "string") return body.message;
@@ -289,6 +297,26 @@ export async function errorDetail(response: Response): Promise<string> {
   const xml = /<Message>([^<]*)<\/Message>/.exec(text);
   if (xml) return xml[1];
   return text.slice(0, 200);
+}
+
+/** The text of a body's first `limit` bytes; the rest is not read. */
+async function textPrefix(response: Response, limit: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const bytes = new Uint8Array(limit);
+  let length = 0;
+  try {
+    while (length < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const taken = Math.min(value.byteLength, limit - length);
+      bytes.set(value.subarray(0, taken), length);
+      length += taken;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(bytes.subarray(0, length));
 }
 
 /**
@@ -465,7 +493,7 @@ export class RepoApi {
     }
     let versionObject = data;
     if (latest) {
-      if (typeof data !== "object" || data === null) {
+      if (typeof data !== "object" || data === null || Array.isArray(data)) {
         throw new RepoProtocolError("the dataset answer is not an object", url);
       }
       versionObject = (data as { latestVersion?: unknown }).latestVersion;

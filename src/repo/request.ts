@@ -6,7 +6,7 @@
  * @module
  */
 
-import { RepoConnectionError } from "../base/errors.ts";
+import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 
 /**
@@ -45,10 +45,25 @@ export function plainFetch(
 }
 
 /**
+ * Body bytes that count as progress: a body that brings fewer in a whole
+ * `timeoutMs` of waiting (a drip of a byte now and then) has stalled as
+ * surely as a silent one, and is ended like it.
+ *
+ * @example
+ * ```ts
+ * import { PROGRESS_STEP_BYTES } from "./request.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(PROGRESS_STEP_BYTES, 1024);
+ * ```
+ */
+export const PROGRESS_STEP_BYTES = 1024;
+
+/**
  * An abort signal that fires when the caller aborts or when no progress was
- * made for `timeoutMs` while something was awaited through
+ * made for `timeoutMs` of waiting on what is raced through
  * {@linkcode Deadline.race}: the time a reader takes between two reads of a
- * body is its own, not the server's.
+ * body is its own, not the server's. Progress is an answer's headers, or
+ * {@linkcode PROGRESS_STEP_BYTES} of its body.
  *
  * @example
  * ```ts
@@ -67,14 +82,21 @@ export class Deadline {
   readonly #controller = new AbortController();
   readonly #forgetOuter: () => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #lastProgress = performance.now();
+  /** When the timer under way fires. */
+  #firesAt = 0;
+  /** Time spent waiting since the last progress, before the wait under way. */
+  #waited = 0;
+  /** When the wait under way began; `undefined` while nothing is raced. */
+  #waitingSince: number | undefined;
+  /** Body bytes since the last progress. */
+  #trickled = 0;
   #timedOut = false;
   /** Promises being raced now. */
   #racing = 0;
 
   /**
    * Starts the clock.
-   * @param timeoutMs longest stretch without progress
+   * @param timeoutMs longest wait without progress
    * @param outer the caller's signal
    */
   constructor(readonly timeoutMs: number, readonly outer?: AbortSignal) {
@@ -91,20 +113,37 @@ export class Deadline {
     return this.#controller.signal;
   }
 
-  /** Restarts the clock after progress. */
-  rearm(): void {
-    this.#lastProgress = performance.now();
+  /**
+   * Records progress, which restarts the clock: an answer's headers (no
+   * argument), or `bytes` of its body once they add up to
+   * {@linkcode PROGRESS_STEP_BYTES} since the clock last started.
+   */
+  rearm(bytes?: number): void {
+    if (bytes !== undefined) {
+      this.#trickled += bytes;
+      if (this.#trickled < PROGRESS_STEP_BYTES) return;
+    }
+    this.#trickled = 0;
+    this.#waited = 0;
+    if (this.#waitingSince !== undefined) {
+      this.#waitingSince = performance.now();
+    }
   }
 
-  /**
-   * One timer per stretch: when it fires early because of progress, it
-   * waits out the rest; while nothing is raced, it waits a whole stretch.
-   */
+  /** Waiting time since the last progress. */
+  #idle(): number {
+    const since = this.#waitingSince;
+    return this.#waited + (since === undefined ? 0 : performance.now() - since);
+  }
+
+  /** One timer per stretch: when it fires early, it waits out the rest. */
   #arm(ms: number): void {
+    this.#firesAt = performance.now() + ms;
     this.#timer = setTimeout(() => {
-      if (this.#racing === 0) return this.#arm(this.timeoutMs);
-      const left = this.#lastProgress + this.timeoutMs - performance.now();
-      if (left > 0) return this.#arm(left);
+      const left = this.timeoutMs - this.#idle();
+      if (left > 0) {
+        return this.#arm(this.#racing === 0 ? this.timeoutMs : left);
+      }
       this.#timedOut = true;
       this.#controller.abort();
     }, ms);
@@ -113,8 +152,8 @@ export class Deadline {
   /**
    * `promise`, or its rejection with the abort reason as soon as time runs
    * out or the caller aborts, whichever comes first: a body read on an
-   * aborted request does not always end by itself. The clock starts anew
-   * when a race begins with none under way.
+   * aborted request does not always end by itself. The clock runs while a
+   * race is under way.
    */
   race<T>(promise: Promise<T>): Promise<T> {
     const signal = this.#controller.signal;
@@ -122,16 +161,34 @@ export class Deadline {
       promise.catch(() => {});
       return Promise.reject(signal.reason);
     }
-    if (this.#racing++ === 0) this.rearm();
+    if (this.#racing++ === 0) this.#startWaiting();
     return new Promise<T>((resolve, reject) => {
       // This request's own signal: one listener here, no fan-out needed.
       const onAbort = () => reject(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       promise.then(resolve, reject).finally(() => {
-        this.#racing--;
+        if (--this.#racing === 0) {
+          this.#waited = this.#idle();
+          this.#waitingSince = undefined;
+        }
         signal.removeEventListener("abort", onAbort);
       });
     });
+  }
+
+  /**
+   * Starts a wait. Time waited before a reader's pause still counts, so the
+   * timer set for a whole stretch during the pause may fire too late: then
+   * it is set anew.
+   */
+  #startWaiting(): void {
+    const now = performance.now();
+    this.#waitingSince = now;
+    const left = this.timeoutMs - this.#waited;
+    if (this.#firesAt > now + left) {
+      clearTimeout(this.#timer);
+      this.#arm(left);
+    }
   }
 
   /** Stops the clock and detaches from the caller's signal. */
@@ -147,7 +204,9 @@ export class Deadline {
   explain(error: unknown, url: string): unknown {
     if (this.outer?.aborted) return this.outer.reason;
     if (this.#timedOut) {
-      const reason = `nothing received for ${this.timeoutMs} ms`;
+      const reason = this.#trickled === 0
+        ? `nothing received for ${this.timeoutMs} ms`
+        : `only ${this.#trickled} bytes received in ${this.timeoutMs} ms`;
       return new RepoConnectionError(url, reason, { cause: error });
     }
     if (error instanceof TypeError) {
@@ -170,9 +229,17 @@ function failureText(error: Error): string {
 }
 
 /**
+ * The longest answer read as text: V8 cannot hold a string of 512 MiB, and
+ * no JSON answer of the repository comes near (a whole listing of a million
+ * files is about 430 MiB; newer installations send it in pages).
+ */
+const MAX_TEXT_BYTES = 500 * 1024 * 1024;
+
+/**
  * The body of `response` as text, each chunk that arrives restarting
  * `deadline`: a long answer over a slow link is read for as long as it keeps
- * coming, as content is.
+ * coming, as content is. An answer over 500 MiB is a
+ * {@linkcode RepoProtocolError}.
  *
  * @example
  * ```ts
@@ -190,8 +257,18 @@ export async function bodyText(
   if (response.body === null) return "";
   const decoder = new TextDecoder();
   let text = "";
+  let length = 0;
   for await (const chunk of response.body) {
-    deadline.rearm();
+    deadline.rearm(chunk.byteLength);
+    length += chunk.byteLength;
+    if (length > MAX_TEXT_BYTES) {
+      throw new RepoProtocolError(
+        `the answer goes on past ${
+          MAX_TEXT_BYTES / 1024 ** 2
+        } MiB, more than a JSON answer is read to`,
+        response.url,
+      );
+    }
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
@@ -229,6 +306,7 @@ export async function exchange<T>(
       ...init,
       signal: deadline.signal,
     }));
+    deadline.rearm();
     return await deadline.race(consume(response, deadline));
   } catch (error) {
     throw deadline.explain(error, url);
