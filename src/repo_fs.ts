@@ -17,6 +17,7 @@ import { normalizePath } from "./tree/paths.ts";
 import { normalizePid } from "./repo/pid.ts";
 import { RepoApi } from "./repo/repo_api.ts";
 import { RetryPolicy } from "./repo/retry.ts";
+import { redactingLogger } from "./base/secrets.ts";
 import { UrlCacheFile } from "./repo/url_cache_file.ts";
 import { Coordinator } from "./repo/coordinator.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
@@ -268,7 +269,7 @@ export class RepoFs {
       retry: retry.toJSON(),
       tabular,
     };
-    this.#logger = options.logger;
+    this.#logger = options.logger && redactingLogger(options.logger);
     this.#lister = new FileLister(this.#api, this.#logger);
     const shared = (options as { [SHARED_URLS]?: UrlResolver })[SHARED_URLS];
     if (shared === undefined) {

@@ -824,7 +824,27 @@ Deno.test("the token works from REPO_API_TOKEN and --token-file and is never sho
     ok(!result.stdout.includes(token), result.stdout);
     ok(!result.stderr.includes(token), result.stderr);
   }
-  await Deno.writeTextFile(tokenFile, "\n");
+  // Whitespace around the token is not part of it: fetch would drop it anyway.
+  await Deno.writeTextFile(tokenFile, ` ${token}\t\r\n`);
+  const padded = await t.cli(["--token-file", tokenFile, "cat", "a.txt"]);
+  equal(padded.code, 0, padded.stderr);
+  t.emu.faults.failures.push({
+    target: "listing",
+    status: 401,
+    count: 2,
+    echoToken: true,
+  });
+  for (
+    const echoed of [
+      await t.cli(["--token-file", tokenFile, "ls"]),
+      await t.cli(["ls"], { REPO_API_TOKEN: ` ${token} ` }),
+    ]
+  ) {
+    equal(echoed.code, 1, echoed.stderr);
+    ok(echoed.stderr.includes("Bad API key ***"), echoed.stderr);
+    ok(!echoed.stderr.includes(token), echoed.stderr);
+  }
+  await Deno.writeTextFile(tokenFile, " \n");
   const empty = await t.cli(["--token-file", tokenFile, "ls"]);
   equal(empty.code, 1);
   ok(empty.stderr.includes("is empty"), empty.stderr);

@@ -700,32 +700,35 @@ Deno.test("a store's message quoting the pre-signed URL does not carry its crede
   }
 });
 
-Deno.test("no piece of the token in errors: cut URLs, long error bodies, and fetch's own error under them", async () => {
+Deno.test("no piece of the token in errors: a long Location holding it, fetch's own error quoting the URL, long error bodies", async () => {
   await using t = await setup({ retry: { retries: 1, baseDelayMs: 1 } });
   await t.fs.ls("");
-  // The token across the point where a long URL is cut for the message.
+  // The token across the point where a long URL would be cut for a message.
   const pad = "p".repeat(100 - TOKEN.length / 2 - t.emu.storeOrigin.length - 2);
   t.emu.faults.location = `${t.emu.storeOrigin}/${pad}/${TOKEN}/${
     "q".repeat(150)
   }?sig=1`;
-  const cut = await t.fs.catFile("7").catch((e) => e);
-  ok(cut instanceof RepoHttpError, String(cut));
-  ok(cut.message.includes("…"), "the URL was cut");
+  const held = await t.fs.catFile("7").catch((e) => e);
+  ok(held instanceof RepoProtocolError, String(held));
+  ok(held.message.includes("it carries the API token"), held.message);
   // fetch's error quotes the whole URL, query included.
   const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = closed.addr as Deno.NetAddr;
   closed.close();
-  t.emu.faults.location = `http://127.0.0.1:${port}/obj?key=${TOKEN}`;
+  const signature = "c0ffee00deadbeef1234";
+  t.emu.faults.location =
+    `http://127.0.0.1:${port}/obj?X-Amz-Signature=${signature}`;
   const refused = await t.fs.catFile("data/big.bin").catch((e) => e);
   ok(refused instanceof RepoConnectionError, String(refused));
   ok(/connection refused/i.test(refused.message), "says what happened");
   ok(refused.cause instanceof Error, "the cause is kept, scrubbed");
-  for (const error of [cut, refused]) {
+  for (const error of [held, refused]) {
     for (const text of shownForms(error)) {
       ok(longestPiece(text, TOKEN).length <= 6, text);
-      ok(!text.includes("key="), text);
+      ok(!text.includes(signature), text);
     }
   }
+  equal(t.emu.counters.storeGets, 0, "neither URL was asked");
   // An error body in plain text echoing the token past where it is cut.
   const body = `${"x".repeat(178)} Bad API key ${TOKEN} and more`;
   const detail = await errorDetail(new Response(body, { status: 401 }));

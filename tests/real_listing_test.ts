@@ -18,7 +18,7 @@ import {
 } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import type { Emulator, EmulatorOptions } from "../emulator.ts";
-import { recordingLogger } from "./support.ts";
+import { recordingLogger, withStranger } from "./support.ts";
 
 const DOI = "doi:10.5072/FK2/EMULATED";
 
@@ -340,22 +340,6 @@ Deno.test("CLI: --token-header and --collections-path", async () => {
 });
 
 // Deaccessioned datasets and versions
-
-/** A server that is not the repository, on loopback, for what the emulator never sends. */
-async function withStranger(
-  handler: (request: Request) => Response,
-  body: (host: string) => Promise<void>,
-): Promise<void> {
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    handler,
-  );
-  try {
-    await body(`http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-  }
-}
 
 /** A body that never ends, sent as fast as it is read. */
 function endless(): ReadableStream<Uint8Array> {

@@ -17,6 +17,25 @@ export function recordingLogger(): Logger & {
   };
 }
 
+/**
+ * Runs `body` with the address of a server that is not the repository, on
+ * loopback, answering with `handler`: for what the emulator never sends.
+ */
+export async function withStranger(
+  handler: (request: Request) => Response | Promise<Response>,
+  body: (host: string) => Promise<void>,
+): Promise<void> {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    handler,
+  );
+  try {
+    await body(`http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
 /** `length` bytes that differ from file to file (`seed`) and along the file. */
 export function patterned(length: number, seed = 0): Uint8Array {
   const bytes = new Uint8Array(length);

@@ -126,7 +126,9 @@ export class RepoHttpError extends Error {
     this.name = "RepoHttpError";
     this.status = status;
     this.url = bare;
-    if (options.retryAfter) this.retryAfter = options.retryAfter;
+    if (options.retryAfter) {
+      this.retryAfter = hideQueryValues(redact(options.retryAfter), url);
+    }
     if (said) this.detail = said;
   }
 }
@@ -156,7 +158,8 @@ export class RepoProtocolError extends Error {
    */
   constructor(message: string, url?: string, options: RepoErrorOptions = {}) {
     const bare = url === undefined ? undefined : redact(withoutQuery(url));
-    super(redact(bare ? `${message} (${clip(bare)})` : message), options);
+    const said = url === undefined ? message : hideQueryValues(message, url);
+    super(redact(bare ? `${said} (${clip(bare)})` : said), options);
     this.name = "RepoProtocolError";
     this.url = bare;
   }
@@ -267,8 +270,9 @@ export function withoutQuery(url: string): string {
 /**
  * `text` with the values of `url`'s credential parameters blanked out (a
  * signature, credential, token, key or policy; values of 8 characters or
- * longer, as given or decoded): a server's message that quotes the
- * pre-signed URL it was sent does not carry its signature on.
+ * longer, as given, decoded or with lower-case escapes): a server's message
+ * that quotes the pre-signed URL it was sent does not carry its signature
+ * on.
  *
  * @example
  * ```ts
@@ -291,7 +295,8 @@ export function hideQueryValues(text: string, url: string): string {
       continue;
     }
     const raw = pair.slice(equals + 1);
-    for (const value of new Set([raw, decodedQueryValue(raw)])) {
+    const lowerEscapes = raw.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+    for (const value of new Set([raw, lowerEscapes, decodedQueryValue(raw)])) {
       if (value.length >= 8) clean = clean.replaceAll(value, "***");
     }
   }
@@ -335,9 +340,9 @@ export class RepoConnectionError extends Error {
    */
   constructor(url: string, reason: string, options: RepoErrorOptions = {}) {
     const bare = redact(withoutQuery(url));
-    const said = scrub(reason);
+    const said = scrub(reason, url);
     super(`Request to ${clip(bare)} failed: ${said}`, {
-      cause: scrubbedCause(options.cause),
+      cause: scrubbedCause(options.cause, url),
     });
     this.name = "RepoConnectionError";
     this.url = bare;
@@ -345,9 +350,12 @@ export class RepoConnectionError extends Error {
   }
 }
 
-/** `text` with the token blanked and URLs' query strings (credentials) dropped. */
-function scrub(text: string): string {
-  return redact(text).replace(/\?[^\s)"']*/g, "");
+/**
+ * `text` with the token and `url`'s credentials blanked, and URLs' query
+ * strings dropped.
+ */
+function scrub(text: string, url: string): string {
+  return hideQueryValues(redact(text), url).replace(/\?[^\s)"']*/g, "");
 }
 
 /**
@@ -355,9 +363,9 @@ function scrub(text: string): string {
  * URL) as it may be kept: an `Error` with the same name and a scrubbed
  * message; its stack, which repeats the message, is not kept.
  */
-function scrubbedCause(cause: unknown): unknown {
+function scrubbedCause(cause: unknown, url: string): unknown {
   if (cause === undefined) return undefined;
-  const safe = new Error(scrub(errorMessage(cause)));
+  const safe = new Error(scrub(errorMessage(cause), url));
   if (cause instanceof Error) safe.name = cause.name;
   return safe;
 }

@@ -7,11 +7,14 @@
  * @module
  */
 
+import type { Logger } from "./types.ts";
+
 const secrets = new Set<string>();
 
 /**
  * Adds `secret` to the values {@linkcode redact} blanks out, for the rest of
- * this thread's life.
+ * this thread's life: as given, as sent in a header, JSON-escaped and
+ * percent-encoded.
  *
  * @example
  * ```ts
@@ -22,7 +25,32 @@ const secrets = new Set<string>();
  * ```
  */
 export function hideSecret(secret: string): void {
-  if (secret !== "") secrets.add(secret);
+  const sent = httpTrimmed(secret);
+  // fetch sends a header value trimmed; messages quote text JSON-escaped or
+  // percent-encoded.
+  const forms = [
+    secret,
+    sent,
+    JSON.stringify(sent).slice(1, -1),
+    encodeURIComponent(sent),
+  ];
+  for (const form of forms) if (form !== "") secrets.add(form);
+}
+
+/**
+ * `value` without the whitespace HTTP strips from a header value's ends
+ * (spaces, tabs, CR, LF): what `fetch` sends for it.
+ *
+ * @example
+ * ```ts
+ * import { httpTrimmed } from "./secrets.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(httpTrimmed(" tok-1\r\n"), "tok-1");
+ * strictEqual(httpTrimmed("tok\u00a0"), "tok\u00a0"); // not HTTP whitespace
+ * ```
+ */
+export function httpTrimmed(value: string): string {
+  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
 }
 
 /**
@@ -39,4 +67,67 @@ export function redact(text: string): string {
   let clean = text;
   for (const secret of secrets) clean = clean.replaceAll(secret, "***");
   return clean;
+}
+
+/**
+ * `logger` with every line passed through {@linkcode redact} first: lines
+ * quote listing entries and servers' words, which may hold the token.
+ *
+ * @example
+ * ```ts
+ * import { hideSecret, redactingLogger } from "./secrets.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * hideSecret("tok-for-the-logger-example");
+ * const lines: string[] = [];
+ * const logger = redactingLogger({
+ *   debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m),
+ * });
+ * logger.warn('Listing entry "../tok-for-the-logger-example" left out');
+ * deepStrictEqual(lines, ['Listing entry "../***" left out']);
+ * ```
+ */
+export function redactingLogger(logger: Logger): Logger {
+  return {
+    debug: (msg) => logger.debug(redact(msg)),
+    info: (msg) => logger.info(redact(msg)),
+    warn: (msg) => logger.warn(redact(msg)),
+  };
+}
+
+/**
+ * Shortest secret that {@linkcode holdsSecret} looks for: a shorter one
+ * (a test's `"tok"`) turns up by chance in any long URL.
+ */
+const SOUGHT_CHARS = 8;
+
+/**
+ * Whether `text` holds a hidden secret of 8 characters or more, as given or
+ * percent-encoded: a URL that does must not be sent on, nor kept.
+ *
+ * @example
+ * ```ts
+ * import { hideSecret, holdsSecret } from "./secrets.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * hideSecret("tok/en-for-the-example");
+ * strictEqual(holdsSecret("https://s3.example/b/k?key=tok%2fen-for-the-example"), true);
+ * strictEqual(holdsSecret("https://s3.example/b/k"), false);
+ * ```
+ */
+export function holdsSecret(text: string): boolean {
+  const plain = decoded(text);
+  for (const secret of secrets) {
+    if (
+      secret.length >= SOUGHT_CHARS &&
+      (text.includes(secret) || plain.includes(secret))
+    ) return true;
+  }
+  return false;
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -10,6 +10,7 @@
 import { type RepoNames, repositoryNames } from "../repo/repo_api.ts";
 import { RepoFs } from "../repo_fs.ts";
 import type { TabularView } from "../base/types.ts";
+import { httpTrimmed } from "../base/secrets.ts";
 import {
   type CommandLine,
   integerOption,
@@ -120,10 +121,10 @@ export class Context {
     const file = stringOption(this.line, "token-file");
     let token: string | undefined;
     if (file !== undefined) {
-      token = (await Deno.readTextFile(file)).replace(/(\r?\n)+$/, "");
+      token = httpTrimmed(await Deno.readTextFile(file));
       if (token === "") throw new Error(`the token file ${file} is empty`);
     } else {
-      token = readEnv(TOKEN_VARIABLE) || undefined;
+      token = httpTrimmed(readEnv(TOKEN_VARIABLE) ?? "") || undefined;
     }
     if (token !== undefined) this.out.hide(token);
     return token;

@@ -8,6 +8,7 @@
 
 import type { Logger } from "../base/types.ts";
 import { writeAll } from "../base/write_all.ts";
+import { hideSecret, redact } from "../base/secrets.ts";
 
 const encoder = new TextEncoder();
 /** What `JSON.stringify` leaves as it is but a terminal must not see raw. */
@@ -34,15 +35,15 @@ const TERMINAL_CONTROL = /(?![\n\t])[\p{Cc}\p{Bidi_Control}]/gu;
  * ```
  */
 export class Output {
-  readonly #secrets: string[] = [];
   #progressShown = false;
 
   /**
-   * Blanks `secret` out of all text written from now on.
+   * Blanks `secret` out of all text written from now on, as
+   * {@linkcode hideSecret} does out of the library's messages.
    * @param secret a value that must never be shown
    */
   hide(secret: string): void {
-    if (secret !== "") this.#secrets.push(secret);
+    hideSecret(secret);
   }
 
   /**
@@ -104,9 +105,7 @@ export class Output {
    * @param text any text
    */
   redact(text: string): string {
-    let clean = text;
-    for (const secret of this.#secrets) clean = clean.replaceAll(secret, "***");
-    return clean;
+    return redact(text);
   }
 
   /**

@@ -39,7 +39,7 @@ import {
   RENEW,
   TAKE_PLACE,
 } from "./coordinator_scripts.ts";
-import { redact } from "../base/secrets.ts";
+import { holdsSecret } from "../base/secrets.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import type { Logger } from "../base/types.ts";
 
@@ -160,7 +160,7 @@ export class Coordinator implements SharedUrls {
       place = await this.#takePlace(evaluate, owner, signal);
       const url = await head(signal);
       ttl = timeToLive(url);
-      if (ttl > 0 && redact(url.url) === url.url) {
+      if (ttl > 0 && !holdsSecret(url.url)) {
         const { url: href, direct, resolvedAt } = url;
         entry = JSON.stringify({ url: href, direct, resolvedAt });
       }

@@ -13,7 +13,7 @@ import { field, listedFiles } from "./listing_entry.ts";
 import type { ListedFile } from "../base/listed_file.ts";
 import { bodyText, exchange, plainFetch, type Transport } from "./request.ts";
 import { isRetriable, type RetryCost, retrying, RetryPolicy } from "./retry.ts";
-import { hideSecret, redact } from "../base/secrets.ts";
+import { hideSecret, holdsSecret, redact } from "../base/secrets.ts";
 import { deaccessionedError, explainNotFound } from "./unreadable.ts";
 import {
   fetchHidesRedirects,
@@ -91,17 +91,28 @@ export function repositoryBase(host: string, token?: string): string {
  * strictEqual(isRepositoryUrl("https://repo.example.org/api/access/datafile/7", base), true);
  * strictEqual(isRepositoryUrl("https://s3.example/b/k", base), false);
  * strictEqual(isRepositoryUrl("https://repo.example.org/api.evil.example/x", base), false);
+ * strictEqual(isRepositoryUrl("https://repo.example.org/api/../other-app/x", base), false);
  * ```
  */
 export function isRepositoryUrl(url: string, base: string): boolean {
-  return url.startsWith(`${base}/`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  // As fetch reads it: dot segments resolved, a user name kept apart.
+  return parsed.href.startsWith(`${base}/`);
 }
 
 /**
  * Why a content URL must not be read, or `undefined` when it may: content
  * comes over `https:`, or over `http:` only from a repository that is itself
  * `http:` on loopback (a local server). Anything else (`file:`, `data:`, a
- * URL that does not parse) would read what the dataset does not hold.
+ * URL that does not parse) would read what the dataset does not hold. A URL
+ * with a user name or password (which `fetch` sends on as an
+ * `Authorization` header) or holding the API token is refused too: it
+ * would take a credential where the token must not go, or onto disk.
  *
  * @example
  * ```ts
@@ -124,6 +135,10 @@ export function contentUrlProblem(
   } catch {
     return "it is not an absolute URL";
   }
+  if (parsed.username !== "" || parsed.password !== "") {
+    return "it carries a user name or password";
+  }
+  if (holdsSecret(url)) return "it carries the API token";
   if (parsed.protocol === "https:") return undefined;
   const local = new URL(base);
   if (

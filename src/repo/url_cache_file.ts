@@ -25,7 +25,7 @@ import type { StoredUrl, UrlStore } from "./download_urls.ts";
 import { cacheKey, isStale } from "./download_urls.ts";
 import { urlExpiry } from "./signed_url.ts";
 import { errorMessage } from "../base/errors.ts";
-import { redact } from "../base/secrets.ts";
+import { holdsSecret } from "../base/secrets.ts";
 import type { Logger } from "../base/types.ts";
 
 /** The format tag of the file. */
@@ -171,7 +171,7 @@ export class UrlCacheFile implements UrlStore {
       throw new Error("UrlCacheFile.add called before read()");
     }
     const { url, direct, expiresAt } = entry.url;
-    if ((!direct && expiresAt === Infinity) || redact(url) !== url) return;
+    if ((!direct && expiresAt === Infinity) || holdsSecret(url)) return;
     this.#unwritten.set(cacheKey(entry.file), entry);
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
