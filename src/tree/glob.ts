@@ -1,5 +1,5 @@
 /**
- * Glob patterns over routing-table keys, with the rules of fsspec >= 2023.9
+ * Glob patterns over routing-table keys, with the rules of fsspec >= 2023.12
  * (`AbstractFileSystem.glob` and `fsspec.utils.glob_translate`):
  *
  * - `*` matches any run of characters inside one name, `?` one character,
@@ -8,6 +8,9 @@
  * - `**` as a whole segment spans zero or more directories; `**` inside a name
  *   (`a**b`) is rejected, as fsspec rejects it.
  * - Names starting with a dot match like any other name.
+ * - A pattern with a wildcard that ends in `/` matches directories only (`*\/`
+ *   lists the top directories), as in fsspec and a shell.
+ * - Consecutive `**` segments are one.
  * - There is no escape character: a `\` is a plain character.
  *
  * A pattern compiles to the fixed directory it starts at, how deep below it to
@@ -50,18 +53,19 @@ export interface CompiledGlob {
    */
   readonly literal: boolean;
   /**
-   * Does a routing-table key match the whole pattern? `isDirectory` only
-   * matters for a pattern ending in `/**`: there, as in fsspec, a directory
-   * also matches as the place the `**` starts (`a/**` gives `a` itself when
-   * `a` is a directory, never when it is a file). The root key `""` never
-   * matches.
+   * Does a routing-table key match the whole pattern? `isDirectory` matters
+   * for a pattern ending in `/`, which only directories match, and for one
+   * ending in `/**`: there, as in fsspec, a directory also matches as the
+   * place the `**` starts (`a/**` gives `a` itself when `a` is a directory,
+   * never when it is a file). The root key `""` never matches.
    */
   readonly matches: (key: string, isDirectory?: boolean) => boolean;
 }
 
 /**
- * Compiles a user's glob pattern once. A leading `repo://`, leading, trailing
- * and repeated `/` are dropped, as for any dataset path.
+ * Compiles a user's glob pattern once. A leading `repo://`, leading and
+ * repeated `/` are dropped, as for any dataset path; a trailing `/` keeps
+ * only directories (a literal pattern names its path either way).
  *
  * @throws {TypeError} for a `.` or `..` segment, a NUL, or `**` inside a name.
  *
@@ -80,15 +84,23 @@ export interface CompiledGlob {
  * strictEqual(ncFiles.matches("t.nc"), true);
  * strictEqual(ncFiles.matches("sub/t.nc"), false); // `*` stays inside one name
  *
+ * const topDirectories = compileGlob("*\/");
+ * strictEqual(topDirectories.matches("sub", true), true);
+ * strictEqual(topDirectories.matches("t.nc", false), false);
+ *
  * throws(() => compileGlob("a**b"), /"\*\*" can only be a whole path segment/);
  * ```
  */
 export function compileGlob(pattern: string): CompiledGlob {
-  const path = normalizePath(pattern);
+  const path = normalizePath(pattern).replace(
+    /(?<=^|\/)\*\*(?:\/\*\*)+(?=\/|$)/g,
+    "**",
+  );
   const regex = new RegExp(`^(?:${translatePath(path)})$`, "su");
   const slashDirectories = path.endsWith("/**");
+  const directoriesOnly = pattern.endsWith("/");
   const matches = (key: string, isDirectory = false): boolean =>
-    key !== "" &&
+    key !== "" && (isDirectory || !directoriesOnly) &&
     regex.test(slashDirectories && isDirectory ? `${key}/` : key);
 
   const firstWildcard = path.search(/[*?[]/);
@@ -111,6 +123,7 @@ export function compileGlob(pattern: string): CompiledGlob {
 function translatePath(path: string): string {
   const segments = path.split("/");
   const last = segments.length - 1;
+  const groups = { count: 0 };
   return segments.map((segment, index) => {
     const separator = index < last ? "/" : "";
     if (segment === "**") return index < last ? "(?:.+/)?" : ".*";
@@ -121,33 +134,52 @@ function translatePath(path: string): string {
     }
     // A lone `*` needs at least one character, so it never matches an empty name.
     if (segment === "*") return `[^/]+${separator}`;
-    return translateName(segment) + separator;
+    return translateName(segment, groups) + separator;
   }).join("");
 }
 
-function translateName(name: string): string {
+/**
+ * Regex for one name. The pieces between its `*`s each match one character
+ * per pattern element, so taking each at its first place is never wrong;
+ * each piece but the last is taken there atomically (a lookahead captured,
+ * then consumed by its backreference), so that `*a*a*a*b` costs time in
+ * proportion to the name, not to a power of it.
+ */
+function translateName(name: string, groups: { count: number }): string {
+  const pieces = pieceRegexes(name);
+  const last = pieces.length - 1;
+  return pieces.map((piece, index) => {
+    if (index === 0) return piece;
+    if (index === last) return `[^/]*${piece}`;
+    const group = ++groups.count;
+    return `(?=([^/]*?${piece}))\\${group}`;
+  }).join("");
+}
+
+/** The regexes of the pieces of `name` between its `*`s, in order. */
+function pieceRegexes(name: string): string[] {
   const chars = Array.from(name);
-  let out = "";
+  const pieces = [""];
   let i = 0;
   while (i < chars.length) {
     const c = chars[i++];
     if (c === "*") {
-      out += "[^/]*";
+      pieces.push("");
     } else if (c === "?") {
-      out += "[^/]";
+      pieces[pieces.length - 1] += "[^/]";
     } else if (c === "[") {
       const close = closingBracket(chars, i);
       if (close === -1) {
-        out += "\\[";
+        pieces[pieces.length - 1] += "\\[";
       } else {
-        out += translateClass(chars.slice(i, close));
+        pieces[pieces.length - 1] += translateClass(chars.slice(i, close));
         i = close + 1;
       }
     } else {
-      out += c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+      pieces[pieces.length - 1] += c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
     }
   }
-  return out;
+  return pieces;
 }
 
 /** Index of the `]` closing a class opened just before `start`, or -1. */
