@@ -480,6 +480,7 @@ export class RepoFs {
       size: entry.size,
       tabular: entry.tabular,
       format: entry.format,
+      contentType: entry.contentType,
       restricted: entry.restricted,
       embargoedUntil: entry.embargoedUntil,
     };

@@ -869,6 +869,42 @@ Deno.test("a 200 shorter or longer than the listed file is an error, never data"
   equal(t.emu.counters.storeGets, 4, "a protocol error is not retried");
 });
 
+Deno.test("a web page for a file whose listed size cannot tell it apart (none listed, or tabular) is an error, and leaves no size behind", async () => {
+  await using t = await setup();
+  await t.fs.ls("");
+  const nosize = bytesOf(VARIED["data/nosize.bin"]);
+  const survey = bytesOf(VARIED["tables/survey.tab"]);
+  for (
+    const [read, listed] of [
+      [() => t.fs.catFile("data/nosize.bin"), "application/octet-stream"],
+      [
+        () => t.fs.catFile("data/nosize.bin", { start: 0, end: 8 }),
+        "application/octet-stream",
+      ],
+      [() => t.fs.catFile("tables/survey.tab"), "text/tab-separated-values"],
+    ] as const
+  ) {
+    t.emu.faults.portalPage = 1;
+    await rejects(read(), (e: unknown) => {
+      ok(e instanceof RepoProtocolError, String(e));
+      ok(
+        e.message.includes(
+          `the answer is a web page (Content-Type: text/html), not the file, which is listed as ${listed}`,
+        ),
+        e.message,
+      );
+      return true;
+    });
+    equal(t.emu.faults.portalPage, 0, "the page was sent");
+  }
+  deepStrictEqual(
+    await t.fs.catFile("data/nosize.bin", { start: -100 }),
+    nosize.slice(-100),
+  );
+  deepStrictEqual(await t.fs.catFile("data/nosize.bin"), nosize);
+  deepStrictEqual(await t.fs.catFile("tables/survey.tab"), survey);
+});
+
 Deno.test("a 200 of unsaid length is read to its end and checked: a page as long as the bytes asked is an error, never data", async () => {
   const ten = patterned(10, 4);
   const big = patterned(5000, 5);

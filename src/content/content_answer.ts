@@ -31,6 +31,8 @@ export interface ContentFile {
   tabular?: boolean;
   /** `"original"`: the original upload of an ingested tabular file. */
   format?: "original";
+  /** Listed media type. */
+  contentType?: string;
   /** Listed as restricted or embargoed. */
   restricted?: boolean;
   /** The day an embargo ends (`YYYY-MM-DD`), while it holds. */
@@ -242,6 +244,7 @@ export async function classifyAnswer(
         url,
       );
     }
+    refuseStrayPage(response, file, url);
     return status === 206
       ? partial(response, asked, file, url)
       : whole(response, asked, file, url);
@@ -264,6 +267,37 @@ export async function classifyAnswer(
   throw status === 403 && !target.direct
     ? new StaleUrlError(error, url)
     : error;
+}
+
+/** Media types of web pages, which a proxy's login or error page is. */
+const PAGE_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+
+/**
+ * Refuses a web page served for a file that is not listed as one, where
+ * the listed size cannot tell it from the file: a file listed without a
+ * size, or an ingested tabular file (served longer than listed).
+ */
+function refuseStrayPage(
+  response: Response,
+  file: ContentFile,
+  url: string,
+): void {
+  if (file.size !== null && !file.tabular) return;
+  const served = mediaType(response.headers.get("content-type"));
+  if (!PAGE_TYPES.has(served) || served === mediaType(file.contentType)) {
+    return;
+  }
+  throw new RepoProtocolError(
+    `the answer is a web page (Content-Type: ${served}), not the file, which is listed as ${
+      file.contentType ?? "having no type"
+    }: a login or error page?`,
+    url,
+  );
+}
+
+/** The media type of a `Content-Type` value, lower-cased, parameters dropped. */
+function mediaType(value: string | null | undefined): string {
+  return (value ?? "").split(";")[0].trim().toLowerCase();
 }
 
 function partial(
