@@ -20,6 +20,7 @@ import {
 import { Semaphore } from "../base/semaphore.ts";
 import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
 import type { ByteSource } from "./zarr_store.ts";
+import { withZarritaClass } from "./zarrita_errors.ts";
 
 /**
  * Reads array `arrayPath` of the Zarr hierarchy (v2 or v3) in dataset
@@ -105,7 +106,7 @@ export async function getArray(
     partsAtOnce,
   }));
   if (requests.length === 1) {
-    const [whole] = await decoder.read(requests, options);
+    const [whole] = await readParts(decoder, requests, options.signal);
     // A pool hands over a part its worker finished before the abort reached it.
     options.signal?.throwIfAborted();
     return whole;
@@ -364,7 +365,7 @@ async function readJoined(
     requests.map((request, i) =>
       reading.run(async () => {
         try {
-          place(i, (await decoder.read([request], { signal }))[0]);
+          place(i, (await readParts(decoder, [request], signal))[0]);
         } catch (error) {
           failed.abort(error);
         }
@@ -377,6 +378,19 @@ async function readJoined(
     shape: result!.shape,
     stride: cStrides(result!.shape),
   };
+}
+
+/** `decoder.read`, zarrita's errors from the workers with their classes. */
+async function readParts(
+  decoder: PartDecoder,
+  requests: ArrayPartRequest[],
+  signal?: AbortSignal,
+): Promise<ArrayPartResult[]> {
+  try {
+    return await decoder.read(requests, { signal });
+  } catch (error) {
+    throw withZarritaClass(error);
+  }
 }
 
 /** A typed array of numbers or bigints, as far as joining needs it. */

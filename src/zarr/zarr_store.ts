@@ -129,7 +129,7 @@ export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {
     },
     async getRange(key, range, options = {}) {
       const path = pathOf(key);
-      const bounds = byteBounds(range);
+      const bounds = byteBounds(range, path);
       if (!await isFile(path)) return undefined;
       if (bounds === undefined) return new Uint8Array(0);
       return await source.catFile(path, { ...bounds, signal: options.signal });
@@ -138,10 +138,24 @@ export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {
   return store satisfies Required<AsyncReadable>;
 }
 
-/** `catFile` bounds of a range query; `undefined` when it asks for no byte. */
+/**
+ * `catFile` bounds of a range query of `path`; `undefined` when it asks for
+ * no byte.
+ */
 function byteBounds(
   range: RangeQuery,
+  path: string,
 ): { start: number; end?: number } | undefined {
+  const nonNegative = (name: string, value: number) => {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      // zarrita takes shard offsets from the shard's index: a damaged one gives such.
+      throw new RangeError(
+        `A range of "${
+          normalizePath(path)
+        }" was asked with ${name} ${value}, not an integer >= 0 (a damaged shard index?)`,
+      );
+    }
+  };
   if ("suffixLength" in range) {
     const { suffixLength } = range;
     nonNegative("suffixLength", suffixLength);
@@ -151,10 +165,4 @@ function byteBounds(
   nonNegative("offset", offset);
   nonNegative("length", length);
   return length === 0 ? undefined : { start: offset, end: offset + length };
-}
-
-function nonNegative(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be an integer >= 0, got ${value}`);
-  }
 }
