@@ -735,6 +735,38 @@ Deno.test("no piece of the token in errors: a long Location holding it, fetch's 
   ok(longestPiece(detail, TOKEN).length <= 6, detail);
 });
 
+Deno.test("a failed connection thrown as a plain Error with a code (Bun before 1.4) is a RepoConnectionError, retried", async () => {
+  // The same requests; their failures worded as Bun 1.3 words them.
+  const attempts: string[] = [];
+  const bunLike: typeof fetch = async (input, init) => {
+    try {
+      return await fetch(input, init);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      attempts.push(String(input));
+      throw Object.assign(
+        new Error("Unable to connect. Is the computer able to access the url?"),
+        {
+          code: "ConnectionRefused",
+        },
+      );
+    }
+  };
+  await using t = await setup({
+    fetch: bunLike,
+    retry: { retries: 2, baseDelayMs: 1 },
+  });
+  await t.fs.ls("");
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = closed.addr as Deno.NetAddr;
+  closed.close();
+  t.emu.faults.location = `http://127.0.0.1:${port}/obj`;
+  const error = await t.fs.catFile("7").catch((e) => e);
+  ok(error instanceof RepoConnectionError, String(error));
+  ok(error.message.includes("Unable to connect"), error.message);
+  equal(attempts.length, 3, "retried as a dropped connection is");
+});
+
 Deno.test("timeoutMs is an idle deadline: a body slower than it in total, never silent that long, arrives", async () => {
   const slow = patterned(16 * 1024, 11);
   await using t = await setup({ timeoutMs: 400 }, {

@@ -10,31 +10,9 @@ import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 import { filesBelow, patterned } from "./support.ts";
+import { packWithProject, run, sum, unexpectedFiles } from "./npm_package.ts";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
 const READER = fileURLToPath(new URL("./node/read.mjs", import.meta.url));
-
-/** Runs `command`; its stdout, or an error carrying its stderr when it fails. */
-async function run(
-  command: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<string> {
-  const { code, stdout, stderr } = await new Deno.Command(command, {
-    args,
-    ...options,
-    stdin: "null",
-  }).output();
-  const decoder = new TextDecoder();
-  if (code !== 0) {
-    throw new Error(
-      `${command} ${args.join(" ")} exited with ${code}:\n${
-        decoder.decode(stderr)
-      }`,
-    );
-  }
-  return decoder.decode(stdout);
-}
 
 const nodeVersion = await run("node", ["--version"]).catch(() => undefined);
 if (nodeVersion === undefined) {
@@ -64,17 +42,7 @@ Deno.test({
     });
     const temp = await Deno.makeTempDir({ prefix: "repo-fs-node-" });
     try {
-      const tarball = join(temp, "repo-fs.tgz");
-      await run(Deno.execPath(), ["pack", "--allow-dirty", "-o", tarball], {
-        cwd: REPO,
-        env: { NO_COLOR: "1" },
-      });
-      const project = join(temp, "project");
-      await Deno.mkdir(project);
-      await Deno.writeTextFile(
-        join(project, "package.json"),
-        JSON.stringify({ name: "reader", private: true, type: "module" }),
-      );
+      const { tarball, project } = await packWithProject(temp);
       await run("npm", [
         "install",
         "--no-audit",
@@ -119,10 +87,7 @@ Deno.test({
         join(project, "node_modules/@x/repo-fs"),
       );
       deepStrictEqual(
-        shipped.filter((file) =>
-          !/\.(js|d\.ts)$/.test(file) && file !== "package.json" &&
-          file !== "README.md"
-        ),
+        unexpectedFiles(shipped),
         [],
         "only compiled modules, their types, package.json and the README",
       );
@@ -133,10 +98,3 @@ Deno.test({
     }
   },
 });
-
-/** A checksum the `.mjs` computes the same way: the sum of the bytes, mod 2^32. */
-function sum(bytes: Uint8Array): number {
-  let total = 0;
-  for (const byte of bytes) total = (total + byte) >>> 0;
-  return total;
-}

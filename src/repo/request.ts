@@ -209,11 +209,22 @@ export class Deadline {
         : `only ${this.#trickled} bytes received in ${this.timeoutMs} ms`;
       return new RepoConnectionError(url, reason, { cause: error });
     }
-    if (error instanceof TypeError) {
+    if (isTransportFailure(error)) {
       return new RepoConnectionError(url, failureText(error), { cause: error });
     }
     return error;
   }
+}
+
+/**
+ * Whether `fetch` (or a body read) failed for want of a connection: a
+ * `TypeError`, as the standard says, or a plain `Error` with a string
+ * `code` (`ECONNRESET`, `ConnectionRefused`), as Bun before 1.4 throws.
+ */
+function isTransportFailure(error: unknown): error is Error {
+  return error instanceof TypeError ||
+    (error instanceof Error && error.constructor === Error &&
+      typeof (error as { code?: unknown }).code === "string");
 }
 
 /**

@@ -1,0 +1,73 @@
+/**
+ * What the tests of the npm package share (tests/node_test.ts,
+ * tests/bun_test.ts): running a program to its end, and the package as
+ * `deno pack` builds it from this checkout.
+ */
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const decoder = new TextDecoder();
+
+/** Runs `command`; its stdout, or an error carrying its stderr when it fails. */
+export async function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(command, {
+    args,
+    ...options,
+    stdin: "null",
+  }).output();
+  if (code !== 0) {
+    throw new Error(
+      `${command} ${args.join(" ")} exited with ${code}:\n${
+        decoder.decode(stderr)
+      }`,
+    );
+  }
+  return decoder.decode(stdout);
+}
+
+/**
+ * Builds the npm package of this checkout with `deno pack` into `dir` and
+ * makes `dir/project`, a new ES-module project to install it into; the
+ * tarball's and the project's paths. (`deno pack` takes untracked files of
+ * the repository root too: keep scratch files elsewhere.)
+ */
+export async function packWithProject(
+  dir: string,
+): Promise<{ tarball: string; project: string }> {
+  const tarball = join(dir, "repo-fs.tgz");
+  await run(Deno.execPath(), ["pack", "--allow-dirty", "-o", tarball], {
+    cwd: REPO,
+    env: { NO_COLOR: "1" },
+  });
+  const project = join(dir, "project");
+  await Deno.mkdir(project);
+  await Deno.writeTextFile(
+    join(project, "package.json"),
+    JSON.stringify({ name: "reader", private: true, type: "module" }),
+  );
+  return { tarball, project };
+}
+
+/**
+ * Files of the installed package other than compiled modules, their types,
+ * `package.json` and the README: none are expected.
+ */
+export function unexpectedFiles(shipped: string[]): string[] {
+  return shipped.filter((file) =>
+    !/\.(js|d\.ts)$/.test(file) && file !== "package.json" &&
+    file !== "README.md"
+  );
+}
+
+/** A checksum the `.mjs` readers compute the same way: the sum of the bytes, mod 2^32. */
+export function sum(bytes: Uint8Array): number {
+  let total = 0;
+  for (const byte of bytes) total = (total + byte) >>> 0;
+  return total;
+}
