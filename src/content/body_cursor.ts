@@ -372,11 +372,10 @@ export class BodyCursor {
     const deadline = new Deadline(transport.timeoutMs, this.signal);
     let response: Response | undefined;
     try {
-      response = await deadline.race(transport.fetch(target.url, {
+      response = await deadline.fetch(transport, target.url, {
         headers,
         redirect: "manual",
-        signal: deadline.signal,
-      }));
+      });
       deadline.rearm();
       const answer = await deadline.race(
         classifyAnswer(response, asked, this.#known, target),

@@ -8,6 +8,7 @@
 
 import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
+import { delay } from "../base/delay.ts";
 
 /**
  * What every request needs: the transport and how long it may take.
@@ -191,6 +192,28 @@ export class Deadline {
     }
   }
 
+  /**
+   * `transport.fetch(url, init)` with this deadline's signal, raced
+   * against it. When the race is lost the request is aborted, and this
+   * waits for its `fetch` to settle (at most another `timeoutMs`, for a
+   * transport that ignores aborts) before it rejects: until then the
+   * connection may still be open at the server, and what waits for the
+   * request to end (its HEAD slot, its retry) must wait for that too.
+   */
+  async fetch(
+    transport: Transport,
+    url: string,
+    init: RequestInit,
+  ): Promise<Response> {
+    const fetching = transport.fetch(url, { ...init, signal: this.signal });
+    try {
+      return await this.race(fetching);
+    } catch (error) {
+      await settledWithin(fetching, this.timeoutMs);
+      throw error;
+    }
+  }
+
   /** Stops the clock and detaches from the caller's signal. */
   dispose(): void {
     clearTimeout(this.#timer);
@@ -225,6 +248,19 @@ function isTransportFailure(error: unknown): error is Error {
   return error instanceof TypeError ||
     (error instanceof Error && error.constructor === Error &&
       typeof (error as { code?: unknown }).code === "string");
+}
+
+/** Resolves once `promise` settles, or after `ms` if it has not by then. */
+async function settledWithin(
+  promise: Promise<unknown>,
+  ms: number,
+): Promise<void> {
+  const settled = new AbortController();
+  const end = () => settled.abort();
+  await Promise.race([
+    promise.then(end, end),
+    delay(ms, settled.signal).catch(() => {}),
+  ]);
 }
 
 /**
@@ -312,11 +348,10 @@ export async function exchange<T>(
   const deadline = new Deadline(transport.timeoutMs, signal);
   let response: Response | undefined;
   try {
-    response = await deadline.race(transport.fetch(url, {
+    response = await deadline.fetch(transport, url, {
       redirect: "manual",
       ...init,
-      signal: deadline.signal,
-    }));
+    });
     deadline.rearm();
     return await deadline.race(consume(response, deadline));
   } catch (error) {
