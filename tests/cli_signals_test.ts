@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorFaults } from "../emulator.ts";
-import { filesBelow, patterned, until } from "./support.ts";
+import { bounded, filesBelow, patterned, until } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(REPO, "cli.ts");
@@ -211,3 +211,81 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     },
   });
 }
+
+/** Whether a thread of process `pid` waits to write to a full pipe (Linux). */
+async function writingToFullPipe(pid: number): Promise<boolean> {
+  const { stdout } = await new Deno.Command("sh", {
+    args: ["-c", `cat /proc/${pid}/task/*/wchan`],
+    stderr: "null",
+  }).output();
+  return decoder.decode(stdout).includes("pipe_write");
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.test({
+    name:
+      `cat stopped by ${signal} while its stdout's reader has stopped reading exits 130`,
+    ignore: Deno.build.os !== "linux",
+    fn: async () => {
+      await using emu = await startEmulator({
+        files: { "big.bin": patterned(4 * 1024 * 1024, 5) },
+      });
+      await using cli = spawnCli([
+        "--host",
+        emu.host,
+        "--pid",
+        emu.pid,
+        "cat",
+        "big.bin",
+      ]);
+      const reader = cli.child.stdout.getReader();
+      await reader.read(); // writing has begun, so the stop handler is in place
+      await until(
+        () => writingToFullPipe(cli.child.pid),
+        "a write waiting for a reader that reads no more",
+      );
+      cli.child.kill(signal);
+      const { code } = await bounded(cli.child.status, `cat after ${signal}`);
+      reader.releaseLock();
+      const { stderr } = await cli.output();
+      equal(code, 130, decoder.decode(stderr));
+      equal(decoder.decode(stderr), "repo-fs: interrupted\n");
+    },
+  });
+}
+
+Deno.test({
+  name:
+    "a stdout closed by its reader ends get's report, not its status; help into it exits 0 without a trace",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using emu = await startEmulator({
+      files: {
+        "good.txt": "good",
+        "bad.txt": { content: "bad", md5: "0".repeat(32) },
+      },
+    });
+    const tmp = await Deno.makeTempDir();
+    try {
+      const target = ["--host", emu.host, "--pid", emu.pid];
+      for (
+        const [args, status] of [
+          [[...target, "get", "**", "--out", join(tmp, "out")], 1],
+          [[...target, "--json", "get", "**", "--out", join(tmp, "json")], 1],
+          [[...target, "get", "**", "--dry-run", "missing.txt"], 1],
+          [["--help"], 0],
+          [["get", "--help"], 0],
+        ] as const
+      ) {
+        await using cli = spawnCli([...args]);
+        await cli.child.stdout.cancel(); // closed before anything is printed
+        const { code, stderr } = await cli.output();
+        const errors = decoder.decode(stderr);
+        equal(code, status, `${args.join(" ")}: ${errors}`);
+        ok(!errors.includes("    at "), errors);
+      }
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});

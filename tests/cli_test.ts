@@ -368,6 +368,13 @@ Deno.test("--timeout-ms bounds how long a request may go without an answer", asy
   ok(result.stderr.includes("200 ms"), result.stderr);
 });
 
+Deno.test("a --timeout-ms longer than a timer can wait (24.8 days) is waited out quietly", async () => {
+  await using t = await setup({ files: SAMPLE, faults: { latencyMs: 300 } });
+  const result = await t.cli(["--timeout-ms", "99999999999", "ls"]);
+  equal(result.code, 0, result.stderr);
+  equal(result.stderr, "", "no TimeoutOverflowWarning, one per millisecond");
+});
+
 /** Files big and slow enough to interrupt a download in the middle. */
 function slowDataset(): Record<string, Uint8Array> {
   const files: Record<string, Uint8Array> = {};

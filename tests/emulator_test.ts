@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { concat } from "../src/content/content.ts";
 import { md5 } from "./support.ts";
+import { RepoFs } from "../mod.ts";
 
 const DATASET_KEYS = [
   "id",
@@ -1091,4 +1092,50 @@ Deno.test("CORS: preflights are answered for any origin; answers expose Content-
   assert.equal(await ranged.text(), "234");
   assert.equal(ranged.headers.get("access-control-allow-origin"), "*");
   assert.equal(ranged.headers.get("content-range"), "bytes 2-4/10");
+});
+
+Deno.test("a folder is served with what is inside it only: a link out of it, a loop or a FIFO is refused", async () => {
+  const dir = await Deno.makeTempDir();
+  const outside = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${outside}/secret.txt`, "not the dataset's");
+    await Deno.writeTextFile(`${dir}/a.txt`, "a");
+    await Deno.mkdir(`${dir}/sub`);
+    await Deno.symlink("../a.txt", `${dir}/sub/link.txt`);
+    {
+      await using emu = await startEmulator({ dir });
+      const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+      assert.deepEqual(await fs.find(""), ["a.txt", "sub/link.txt"]);
+      assert.equal(
+        new TextDecoder().decode(await fs.catFile("sub/link.txt")),
+        "a",
+        "a link inside the folder is served",
+      );
+    }
+    for (
+      const [make, said] of [
+        [
+          () => Deno.symlink(`${outside}/secret.txt`, `${dir}/sub/leak.txt`),
+          /sub\/leak\.txt leads outside/,
+        ],
+        [() => Deno.symlink(outside, `${dir}/away`), /away leads outside/],
+        [() => Deno.symlink("..", `${dir}/sub/up`), /up leads back/],
+        [
+          () => new Deno.Command("mkfifo", { args: [`${dir}/fifo`] }).output(),
+          /fifo is neither a file nor a folder/,
+        ],
+      ] as const
+    ) {
+      await make();
+      await assert.rejects(startEmulator({ dir }), said);
+      await Deno.remove(`${dir}/sub`, { recursive: true });
+      for (const name of ["away", "fifo"]) {
+        await Deno.remove(`${dir}/${name}`).catch(() => {});
+      }
+      await Deno.mkdir(`${dir}/sub`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
 });

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { abortable } from "../base/abort_callbacks.ts";
 import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
@@ -41,13 +42,17 @@ export async function cat(context: Context): Promise<number> {
   const file = await fs.open(context.arg(0)!);
   using stop = stopSignal();
   const { signal } = stop;
+  // A write to a pipe nobody reads never ends: a stop does not wait for it
+  // (the process exits, abandoning the write).
+  const write = (bytes: Uint8Array) =>
+    abortable(context.out.bytes(bytes), signal);
   try {
     if (start === undefined && end === undefined) {
       for await (const chunk of file.stream({ signal })) {
-        await context.out.bytes(chunk);
+        await write(chunk);
       }
     } else {
-      await context.out.bytes(await file.read(start, end, { signal }));
+      await write(await file.read(start, end, { signal }));
     }
   } catch (error) {
     if (!signal.aborted) throw error;

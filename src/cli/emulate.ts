@@ -33,9 +33,11 @@ export async function emulate(context: Context): Promise<number> {
   const stat = await Deno.stat(dir);
   if (!stat.isDirectory) throw new Error(`${dir} is not a directory`);
   const stop = Promise.withResolvers<void>();
+  // Ctrl-C keeps its default action (exit now) while the folder is read:
+  // a FIFO or a huge tree there must not make the command unstoppable.
+  await using emu = await startEmulator({ dir, port, pid });
   const dispose = onStopSignal(() => stop.resolve());
   try {
-    await using emu = await startEmulator({ dir, port, pid });
     const fs = new RepoFs({ host: emu.host, pid: emu.pid });
     const files = (await fs.find("")).length;
     if (context.json) {

@@ -127,13 +127,13 @@ export async function get(context: Context): Promise<number> {
       }
       return reason === undefined;
     });
-    await printPlan(context, {
+    await unlessStdoutClosed(printPlan(context, {
       selected,
       files,
       failures,
       selection,
       restricted,
-    });
+    }));
   } else {
     const root = await OutputRoot.open(outDir!);
     const started = performance.now();
@@ -146,7 +146,7 @@ export async function get(context: Context): Promise<number> {
     });
     const seconds = (performance.now() - started) / 1000;
     if (!interrupted || context.json) {
-      await printSummary(context, {
+      await unlessStdoutClosed(printSummary(context, {
         out: context.json ? root.path : outDir!,
         selected,
         outcomes,
@@ -155,7 +155,7 @@ export async function get(context: Context): Promise<number> {
         interrupted,
         unmatched: selection.unmatched,
         restricted,
-      });
+      }));
     }
     if (interrupted) {
       out.error(interruptedLine(outcomes, selected));
@@ -163,6 +163,18 @@ export async function get(context: Context): Promise<number> {
     }
   }
   return failures.length + selection.unmatched.length > 0 ? 1 : 0;
+}
+
+/**
+ * Waits for `printing`; a stdout its reader closed (`| head`) ends the
+ * report, not the command, whose status stands.
+ */
+async function unlessStdoutClosed(printing: Promise<void>): Promise<void> {
+  try {
+    await printing;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
 }
 
 /** `--shard I/N`, or with `auto` the share the job array's environment gives. */

@@ -55,12 +55,12 @@ export async function main(args: readonly string[]): Promise<number> {
   } catch (error) {
     return usage(out, error as UsageError);
   }
-  if (line.help) {
-    await out.print(helpText(line.command));
-    return 0;
-  }
   const context = new Context(line, out);
   try {
+    if (line.help) {
+      await out.print(helpText(line.command));
+      return 0;
+    }
     return await RUNNERS[line.command!.name](context);
   } catch (error) {
     if (error instanceof UsageError) return usage(out, error);

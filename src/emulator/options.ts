@@ -114,7 +114,11 @@ export interface EmulatorOptions {
   files?: Record<string, Uint8Array | string | EmulatorFileSpec>;
   /** Entries listed after `files` and `dir`. */
   entries?: EmulatorEntry[];
-  /** A folder served recursively (dot-files included), read once at start; paths as in `files`. */
+  /**
+   * A folder served recursively (dot-files included), read once at start;
+   * paths as in `files`. A symbolic link out of it, or back up to a folder
+   * it is in, and anything but files and folders are refused.
+   */
   dir?: string;
   /**
    * The dataset's persistent id, `doi:…`, `hdl:…` or `perma:…` (or any form

@@ -91,22 +91,45 @@ function entriesOf(files: [string, FileValue][]): EmulatorEntry[] {
   });
 }
 
+/**
+ * The files below `root`, by their paths from it. Symbolic links are
+ * followed only to what is inside `root` and not back up to a folder being
+ * read; anything that is neither a file nor a folder (a FIFO, a device) is
+ * refused, as it is never a dataset's file.
+ */
 async function readFolder(root: string): Promise<[string, Uint8Array][]> {
   const files: [string, Uint8Array][] = [];
-  async function walk(dir: string, prefix: string): Promise<void> {
+  const realRoot = await Deno.realPath(root);
+  async function walk(
+    dir: string,
+    prefix: string,
+    ancestors: Set<string>,
+  ): Promise<void> {
     const children: Deno.DirEntry[] = [];
     for await (const child of Deno.readDir(dir)) children.push(child);
     children.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const child of children) {
       const full = `${dir}/${child.name}`;
       const path = prefix + child.name;
-      const isDirectory = child.isSymlink
-        ? (await Deno.stat(full)).isDirectory
-        : child.isDirectory;
-      if (isDirectory) await walk(full, `${path}/`);
-      else files.push([path, await Deno.readFile(full)]);
+      const real = await Deno.realPath(full);
+      if (real !== realRoot && !real.startsWith(`${realRoot}/`)) {
+        throw new Error(`${full} leads outside ${root}; not served`);
+      }
+      const stat = await Deno.stat(real);
+      if (stat.isDirectory) {
+        if (ancestors.has(real)) {
+          throw new Error(
+            `${full} leads back to a folder it is in; not served`,
+          );
+        }
+        await walk(full, `${path}/`, new Set([...ancestors, real]));
+      } else if (stat.isFile) {
+        files.push([path, await Deno.readFile(real)]);
+      } else {
+        throw new Error(`${full} is neither a file nor a folder; not served`);
+      }
     }
   }
-  await walk(root, "");
+  await walk(root, "", new Set([realRoot]));
   return files;
 }

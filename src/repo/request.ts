@@ -46,6 +46,12 @@ export function plainFetch(
 }
 
 /**
+ * The longest wait `setTimeout` takes (2^31 - 1 ms, about 24.8 days); a
+ * longer one fires at once, with a warning, in every runtime.
+ */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
  * Body bytes that count as progress: a body that brings fewer in a whole
  * `timeoutMs` of waiting (a drip of a byte now and then) has stalled as
  * surely as a silent one, and is ended like it.
@@ -137,7 +143,11 @@ export class Deadline {
     return this.#waited + (since === undefined ? 0 : performance.now() - since);
   }
 
-  /** One timer per stretch: when it fires early, it waits out the rest. */
+  /**
+   * One timer per stretch: when it fires early, it waits out the rest. A
+   * timer cannot wait longer than {@linkcode LONGEST_TIMER_MS}: a longer
+   * `timeoutMs` (`Infinity`) is waited out in such stretches.
+   */
   #arm(ms: number): void {
     this.#firesAt = performance.now() + ms;
     this.#timer = setTimeout(() => {
@@ -147,7 +157,7 @@ export class Deadline {
       }
       this.#timedOut = true;
       this.#controller.abort();
-    }, ms);
+    }, Math.min(ms, LONGEST_TIMER_MS));
   }
 
   /**
