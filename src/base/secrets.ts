@@ -114,12 +114,12 @@ const SOUGHT_CHARS = 8;
  * ```
  */
 export function holdsSecret(text: string): boolean {
-  const plain = decoded(text);
+  let plain: string | undefined;
   for (const secret of secrets) {
-    if (
-      secret.length >= SOUGHT_CHARS &&
-      (text.includes(secret) || plain.includes(secret))
-    ) return true;
+    if (secret.length < SOUGHT_CHARS) continue;
+    if (text.includes(secret)) return true;
+    plain ??= decoded(text);
+    if (plain.includes(secret)) return true;
   }
   return false;
 }
