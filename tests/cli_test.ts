@@ -248,6 +248,22 @@ Deno.test("exit status 2 for bad usage, 1 for failures with one line, 0 for help
     ),
   );
   ok(failures[1].stderr.includes("Is a directory"));
+  ok(
+    failures[3].stderr.includes(
+      `the token file ${join(t.tmp, "no-such-file")} cannot be read`,
+    ),
+    failures[3].stderr,
+  );
+  const notAFolder = join(t.tmp, "a-file");
+  await Deno.writeTextFile(notAFolder, "");
+  const out = await t.cli(["get", "**", "--out", notAFolder]);
+  equal(out.code, 1, out.stderr);
+  ok(
+    out.stderr.startsWith(
+      `repo-fs: the output folder ${notAFolder} cannot be made or used: `,
+    ),
+    out.stderr,
+  );
   const verbose = await t.cli(["--verbose", "ls", "missing"]);
   equal(verbose.code, 1);
   ok(verbose.stderr.includes("    at "), "a stack trace with --verbose");

@@ -11,6 +11,7 @@ import { type RepoNames, repositoryNames } from "../repo/repo_api.ts";
 import { RepoFs } from "../repo_fs.ts";
 import type { TabularView } from "../base/types.ts";
 import { httpTrimmed } from "../base/secrets.ts";
+import { errorMessage } from "../base/errors.ts";
 import {
   type CommandLine,
   integerOption,
@@ -121,7 +122,14 @@ export class Context {
     const file = stringOption(this.line, "token-file");
     let token: string | undefined;
     if (file !== undefined) {
-      token = httpTrimmed(await Deno.readTextFile(file));
+      token = httpTrimmed(
+        await Deno.readTextFile(file).catch((error) => {
+          throw new Error(
+            `the token file ${file} cannot be read: ${errorMessage(error)}`,
+            { cause: error },
+          );
+        }),
+      );
       if (token === "") throw new Error(`the token file ${file} is empty`);
     } else {
       token = httpTrimmed(readEnv(TOKEN_VARIABLE) ?? "") || undefined;

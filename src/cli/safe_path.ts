@@ -12,6 +12,7 @@
 
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { keyProblem } from "../tree/paths.ts";
+import { errorMessage } from "../base/errors.ts";
 
 const CONTROL = /\p{Cc}/u;
 const DRIVE_LETTER = /^[A-Za-z]:/;
@@ -131,8 +132,17 @@ export class OutputRoot {
    * @param dir the output folder as the user gave it
    */
   static async open(dir: string): Promise<OutputRoot> {
-    await Deno.mkdir(dir, { recursive: true });
-    return new OutputRoot(await Deno.realPath(dir));
+    try {
+      await Deno.mkdir(dir, { recursive: true });
+      return new OutputRoot(await Deno.realPath(dir));
+    } catch (error) {
+      throw new Error(
+        `the output folder ${dir} cannot be made or used: ${
+          errorMessage(error)
+        }`,
+        { cause: error },
+      );
+    }
   }
 
   /**
