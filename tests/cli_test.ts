@@ -502,6 +502,7 @@ Deno.test("get refuses hostile listing paths and writes nothing outside --out", 
       { filename: "nul\u0000x", file: "evil 5" },
       { directoryLabel: "link", filename: "z", file: "evil 6" },
       { directoryLabel: "/abs", filename: "y", file: "rooted label" },
+      { directoryLabel: "long", filename: "n".repeat(300), file: "evil 7" },
     ],
   });
   // --out is <tmp>/work/out, so "../../outside" would be <tmp>/outside.
@@ -514,15 +515,17 @@ Deno.test("get refuses hostile listing paths and writes nothing outside --out", 
   const listed = json<string[]>(await t.cli(["find", "--json"]));
   ok(!listed.some((path) => path.includes("..")), "'..' is not in the tree");
 
+  t.emu.resetCounters();
   const result = await t.cli(["get", "**", "--out", out, "--json"]);
   equal(result.code, 1);
+  equal(t.emu.counters.storeGets, 1, "only ok.txt is read");
   const summary = JSON.parse(result.stdout) as {
     selected: number;
     downloaded: number;
     failed: number;
     failures: { path: string; error: string; refused: boolean }[];
   };
-  equal(summary.selected, 8);
+  equal(summary.selected, 9);
   equal(summary.downloaded, 1);
   deepStrictEqual(
     summary.failures.map((f) => [f.path, f.refused]).sort(),
@@ -533,12 +536,14 @@ Deno.test("get refuses hostile listing paths and writes nothing outside --out", 
       ["a\\b/c", true],
       ["ctl/bell\u0007", true],
       ["link/z", true],
+      [`long/${"n".repeat(300)}`, true],
       ["nul\u0000x", true],
     ],
   );
-  equal(summary.failed, 7);
+  equal(summary.failed, 8);
   const stderr = lines(result.stderr);
-  equal(stderr.length, 7, result.stderr);
+  equal(stderr.length, 8, result.stderr);
+  ok(result.stderr.includes("it has a name of 300 bytes, longer than"));
   ok(result.stderr.includes('refused "../../outside/x": listing entry'));
   ok(result.stderr.includes('refused "a\\\\b/c": it has a backslash'));
   ok(result.stderr.includes('refused "C:evil": it has a drive letter'));

@@ -17,6 +17,7 @@ Deno.test("unsafePathReason accepts plain relative paths", () => {
       "a/...",
       "logs/run 12:00.log",
       "ünïcödé/日本.txt",
+      `d/${"é".repeat(127)}x`, // 255 bytes
     ]
   ) {
     equal(unsafePathReason(path), undefined, path);
@@ -43,6 +44,10 @@ Deno.test("unsafePathReason refuses what could escape or confuse", () => {
     ["del\u007f", "it has a control character"],
     ["c1\u0085", "it has a control character"],
     ["line\nbreak", "it has a control character"],
+    [
+      `d/${"é".repeat(128)}`,
+      "it has a name of 256 bytes, longer than file systems take (255)",
+    ],
   ];
   for (const [path, reason] of cases) {
     equal(unsafePathReason(path), reason, JSON.stringify(path));

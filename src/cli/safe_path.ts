@@ -16,6 +16,9 @@ import { errorMessage } from "../base/errors.ts";
 
 const CONTROL = /\p{Cc}/u;
 const DRIVE_LETTER = /^[A-Za-z]:/;
+/** The longest name (one path segment) file systems take, in UTF-8 bytes. */
+const LONGEST_NAME_BYTES = 255;
+const encoder = new TextEncoder();
 
 /**
  * A dataset path that `get` refuses to write.
@@ -51,7 +54,9 @@ export class UnsafePathError extends Error {
  * Why a dataset path cannot be used as a relative file path, or `undefined`
  * when its text is safe: it must be non-empty, must not start with `/`, and
  * must have no backslash, no control character (NUL included), no empty,
- * `.` or `..` segment, and no segment starting with a drive letter (`C:`).
+ * `.` or `..` segment, no segment starting with a drive letter (`C:`), and
+ * no name longer than file systems take (255 bytes): such a file would be
+ * downloaded whole for nothing.
  *
  * @example
  * ```ts
@@ -62,6 +67,7 @@ export class UnsafePathError extends Error {
  * strictEqual(unsafePathReason("/etc/passwd"), "it is absolute (starts with /)");
  * strictEqual(unsafePathReason("C:evil"), "it has a drive letter");
  * strictEqual(unsafePathReason("a\u001b[2J"), "it has a control character");
+ * strictEqual(unsafePathReason(`d/${"x".repeat(256)}`), "it has a name of 256 bytes, longer than file systems take (255)");
  * ```
  */
 export function unsafePathReason(path: string): string | undefined {
@@ -69,8 +75,15 @@ export function unsafePathReason(path: string): string | undefined {
   if (CONTROL.test(path)) return "it has a control character";
   const problem = keyProblem(path);
   if (problem !== undefined) return problem;
-  if (path.split("/").some((segment) => DRIVE_LETTER.test(segment))) {
+  const segments = path.split("/");
+  if (segments.some((segment) => DRIVE_LETTER.test(segment))) {
     return "it has a drive letter";
+  }
+  for (const segment of segments) {
+    const bytes = encoder.encode(segment).byteLength;
+    if (bytes > LONGEST_NAME_BYTES) {
+      return `it has a name of ${bytes} bytes, longer than file systems take (${LONGEST_NAME_BYTES})`;
+    }
   }
   return undefined;
 }
