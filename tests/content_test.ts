@@ -20,7 +20,7 @@ import { PROGRESS_BYTES } from "../src/content/body_cursor.ts";
 import { collect } from "../src/content/content.ts";
 import { errorDetail } from "../src/repo/repo_api.ts";
 import { contentUrls } from "../src/repo_fs.ts";
-import { bounded, patterned, recordingLogger } from "./support.ts";
+import { bounded, patterned, recordingLogger, shownForms } from "./support.ts";
 
 const TOKEN = "s3cr3t-token-value";
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 20 };
@@ -659,18 +659,6 @@ Deno.test("the token goes to the repository only, and never into errors", async 
   deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG);
   assertNoTokenLeak(t.emu);
 });
-
-/** Every way an error is shown: message, `String`, JSON, stack, and what `console.error` prints (causes included). */
-function shownForms(error: unknown): string[] {
-  const e = error as Error;
-  return [
-    e.message,
-    String(e),
-    JSON.stringify(e),
-    e.stack ?? "",
-    Deno.inspect(e),
-  ];
-}
 
 /** The longest piece of `secret` that `text` contains. */
 function longestPiece(text: string, secret: string): string {

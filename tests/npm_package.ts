@@ -6,6 +6,9 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { EmulatorOptions } from "../emulator.ts";
+import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
+import { patterned } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const decoder = new TextDecoder();
@@ -70,4 +73,47 @@ export function sum(bytes: Uint8Array): number {
   let total = 0;
   for (const byte of bytes) total = (total + byte) >>> 0;
   return total;
+}
+
+/** The values of the array the readers read, 6 × 4 in chunks of 2 × 3. */
+export const TEMPERATURE = ramp(Float32Array, 6 * 4, 0.5, -2);
+
+/**
+ * The dataset the package's readers are served: a README naming
+ * `runtime`, a file of 300,000 bytes (`big`), a restricted file and a
+ * gzip-compressed Zarr array of {@linkcode TEMPERATURE}; `tree` is every
+ * path of it, directories included, sorted.
+ */
+export async function packageDataset(runtime: string): Promise<{
+  files: NonNullable<EmulatorOptions["files"]>;
+  big: Uint8Array;
+  tree: string[];
+}> {
+  const big = patterned(300_000, 4);
+  const files = {
+    "README.md": `# read from ${runtime}`,
+    "data/big.bin": big,
+    "secret.bin": { content: "classified", restricted: true },
+    ...await buildZarrStore([{
+      path: "temperature",
+      data: TEMPERATURE,
+      shape: [6, 4],
+      chunks: [2, 3],
+      compressor: "gzip",
+    }], { format: 2, prefix: "climate.zarr" }),
+  };
+  const tree = [
+    "README.md",
+    "climate.zarr",
+    "climate.zarr/.zgroup",
+    "climate.zarr/temperature",
+    "climate.zarr/temperature/.zarray",
+    ...["0.0", "0.1", "1.0", "1.1", "2.0", "2.1"].map((chunk) =>
+      `climate.zarr/temperature/${chunk}`
+    ),
+    "data",
+    "data/big.bin",
+    "secret.bin",
+  ];
+  return { files, big, tree };
 }

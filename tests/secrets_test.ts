@@ -6,19 +6,7 @@ import {
   type SerializedRepoFs,
 } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
-import { recordingLogger, withStranger } from "./support.ts";
-
-/** Every way an error is shown: message, `String`, JSON, stack, and what `console.error` prints (fields and causes included). */
-function shownForms(error: unknown): string[] {
-  const e = error as Error;
-  return [
-    e.message,
-    String(e),
-    JSON.stringify(e),
-    e.stack ?? "",
-    Deno.inspect(e, { depth: Infinity }),
-  ];
-}
+import { recordingLogger, shownForms, withStranger } from "./support.ts";
 
 function assertHidden(error: unknown, secret: string): void {
   for (const text of shownForms(error)) ok(!text.includes(secret), text);

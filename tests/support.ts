@@ -18,6 +18,21 @@ export function recordingLogger(): Logger & {
 }
 
 /**
+ * Every way an error is shown: message, `String`, JSON, stack, and what
+ * `console.error` prints (fields and causes, however deep).
+ */
+export function shownForms(error: unknown): string[] {
+  const e = error as Error;
+  return [
+    e.message,
+    String(e),
+    JSON.stringify(e),
+    e.stack ?? "",
+    Deno.inspect(e, { depth: Infinity }),
+  ];
+}
+
+/**
  * Runs `body` with the address of a server that is not the repository, on
  * loopback, answering with `handler`: for what the emulator never sends.
  */
