@@ -4,18 +4,17 @@
  * reads the emulator started here through a pool of 2 workers.
  */
 
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
-import { filesBelow } from "./support.ts";
 import {
+  assertShipped,
   packageDataset,
   packWithProject,
   run,
   sum,
   TEMPERATURE,
-  unexpectedFiles,
 } from "./npm_package.ts";
 
 const READER = fileURLToPath(new URL("./node/read.mjs", import.meta.url));
@@ -57,23 +56,7 @@ Deno.test({
       equal(read.range, "read ");
       deepStrictEqual(read.streamed, { bytes: big.byteLength, sum: sum(big) });
       deepStrictEqual(read.array, { shape: [6, 4], data: [...TEMPERATURE] });
-      ok(
-        read.worker.endsWith(
-          "/node_modules/@x/repo-fs/src/pool/range_worker.js",
-        ),
-        `the ./worker export is the compiled worker: ${read.worker}`,
-      );
-
-      const shipped = await filesBelow(
-        join(project, "node_modules/@x/repo-fs"),
-      );
-      deepStrictEqual(
-        unexpectedFiles(shipped),
-        [],
-        "only compiled modules, their types, package.json and the README",
-      );
-      ok(shipped.includes("src/pool/range_worker.js"));
-      ok(shipped.includes("src/zarr/zlib_codecs.js"));
+      await assertShipped(project, read.worker);
     } finally {
       await Deno.remove(temp, { recursive: true });
     }

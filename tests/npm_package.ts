@@ -4,11 +4,12 @@
  * `deno pack` builds it from this checkout.
  */
 
+import { deepStrictEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EmulatorOptions } from "../emulator.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
-import { patterned } from "./support.ts";
+import { filesBelow, patterned } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const decoder = new TextDecoder();
@@ -58,14 +59,33 @@ export async function packWithProject(
 }
 
 /**
- * Files of the installed package other than compiled modules, their types,
- * `package.json` and the README: none are expected.
+ * Checks the package installed in `project`: compiled modules, their
+ * types, `package.json` and the README, and nothing else (but `ignored`,
+ * what the package manager adds itself), the pool's worker among them, and
+ * `worker` (the path the reader found for the `./worker` export) the
+ * compiled worker.
  */
-export function unexpectedFiles(shipped: string[]): string[] {
-  return shipped.filter((file) =>
-    !/\.(js|d\.ts)$/.test(file) && file !== "package.json" &&
-    file !== "README.md"
+export async function assertShipped(
+  project: string,
+  worker: string,
+  ignored: string[] = [],
+): Promise<void> {
+  ok(
+    worker.endsWith("/node_modules/@x/repo-fs/src/pool/range_worker.js"),
+    `the ./worker export is the compiled worker: ${worker}`,
   );
+  const shipped = (await filesBelow(join(project, "node_modules/@x/repo-fs")))
+    .filter((file) => !ignored.includes(file));
+  deepStrictEqual(
+    shipped.filter((file) =>
+      !/\.(js|d\.ts)$/.test(file) && file !== "package.json" &&
+      file !== "README.md"
+    ),
+    [],
+    "only compiled modules, their types, package.json and the README",
+  );
+  ok(shipped.includes("src/pool/range_worker.js"));
+  ok(shipped.includes("src/zarr/zlib_codecs.js"));
 }
 
 /** A checksum the `.mjs` readers compute the same way: the sum of the bytes, mod 2^32. */
