@@ -149,7 +149,8 @@ export class Deadline {
    * `timeoutMs` (`Infinity`) is waited out in such stretches.
    */
   #arm(ms: number): void {
-    this.#firesAt = performance.now() + ms;
+    const wait = Math.min(ms, LONGEST_TIMER_MS);
+    this.#firesAt = performance.now() + wait;
     this.#timer = setTimeout(() => {
       const left = this.timeoutMs - this.#idle();
       if (left > 0) {
@@ -157,7 +158,7 @@ export class Deadline {
       }
       this.#timedOut = true;
       this.#controller.abort();
-    }, Math.min(ms, LONGEST_TIMER_MS));
+    }, wait);
   }
 
   /**
