@@ -185,6 +185,11 @@ Deno.test("repo://, leading and repeated slashes are dropped; a trailing one kee
     ["sub/t.nc"],
     "a literal names its path",
   );
+  equal(
+    compileGlob("sub/t.nc/").matches("sub/t.nc", false),
+    true,
+    "as `get` tests whether a pattern covers a listed file",
+  );
 });
 
 /** Does `name` match the one-name pattern `pattern` (`*`, `?`, literal characters)? By recursion, the slow and plain way. */

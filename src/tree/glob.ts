@@ -98,12 +98,12 @@ export function compileGlob(pattern: string): CompiledGlob {
   );
   const regex = new RegExp(`^(?:${translatePath(path)})$`, "su");
   const slashDirectories = path.endsWith("/**");
-  const directoriesOnly = pattern.endsWith("/");
+  const firstWildcard = path.search(/[*?[]/);
+  const directoriesOnly = firstWildcard !== -1 && pattern.endsWith("/");
   const matches = (key: string, isDirectory = false): boolean =>
     key !== "" && (isDirectory || !directoriesOnly) &&
     regex.test(slashDirectories && isDirectory ? `${key}/` : key);
 
-  const firstWildcard = path.search(/[*?[]/);
   if (firstWildcard === -1) {
     return path === ""
       ? { prefix: "", depth: 1, literal: false, matches }

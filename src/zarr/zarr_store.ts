@@ -146,23 +146,24 @@ function byteBounds(
   range: RangeQuery,
   path: string,
 ): { start: number; end?: number } | undefined {
-  const nonNegative = (name: string, value: number) => {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      // zarrita takes shard offsets from the shard's index: a damaged one gives such.
-      throw new RangeError(
-        `A range of "${
-          normalizePath(path)
-        }" was asked with ${name} ${value}, not an integer >= 0 (a damaged shard index?)`,
-      );
-    }
-  };
   if ("suffixLength" in range) {
     const { suffixLength } = range;
-    nonNegative("suffixLength", suffixLength);
+    nonNegative("suffixLength", suffixLength, path);
     return suffixLength === 0 ? undefined : { start: -suffixLength };
   }
   const { offset, length } = range;
-  nonNegative("offset", offset);
-  nonNegative("length", length);
+  nonNegative("offset", offset, path);
+  nonNegative("length", length, path);
   return length === 0 ? undefined : { start: offset, end: offset + length };
+}
+
+function nonNegative(name: string, value: number, path: string): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    // zarrita takes shard offsets from the shard's index: a damaged one gives such.
+    throw new RangeError(
+      `A range of "${
+        normalizePath(path)
+      }" was asked with ${name} ${value}, not an integer >= 0 (a damaged shard index?)`,
+    );
+  }
 }
