@@ -43,3 +43,4 @@ export type {
 } from "./src/emulator/options.ts";
 export type { EmulatorFaults, FailureRule } from "./src/emulator/faults.ts";
 export type { EmulatorCounters } from "./src/emulator/counters.ts";
+export type { RequestInfo, Respond } from "./src/emulator/respond_hook.ts";

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { Respond } from "./respond_hook.ts";
+
 /**
  * Answer a number of matching requests with an error status.
  *
@@ -174,6 +176,13 @@ export interface EmulatorFaults {
   gzipLabel: string;
   /** As `trickle`, for the repository's JSON answers: listings and collection contents. */
   listingTrickle: { bytes: number; everyMs: number } | null;
+  /**
+   * Sees every request of both servers first: answers it with a `Response`
+   * of its own, or with a changed `info.next()`, or with `undefined` for the
+   * emulator's own answer. A fault that no knob describes lives here, in
+   * the test that needs it.
+   */
+  respond?: Respond;
 }
 
 /**

@@ -21,6 +21,7 @@ import { UrlSigner } from "./signing.ts";
 import { collectSources } from "./sources.ts";
 import { storeHandler } from "./store.ts";
 import { withCors } from "./cors.ts";
+import { withRespondHook } from "./respond_hook.ts";
 import { goneSignal, sleep } from "./waits.ts";
 
 /**
@@ -238,7 +239,16 @@ export async function startEmulator(
   const store = options.storeOrigin === undefined
     ? Deno.serve(
       { hostname, port: options.storePort ?? 0, onListen() {} },
-      withCors(storeHandler(context), context.tokenHeader),
+      withCors(
+        withRespondHook(
+          "store",
+          storeHandler(context),
+          context.faults,
+          dataset,
+          lifecycle.signal,
+        ),
+        context.tokenHeader,
+      ),
     )
     : undefined;
   context.storeOrigin = store === undefined
@@ -248,7 +258,16 @@ export async function startEmulator(
   try {
     repository = Deno.serve(
       { hostname, port: options.port ?? 0, onListen() {} },
-      withCors(repositoryHandler(context), context.tokenHeader),
+      withCors(
+        withRespondHook(
+          "repository",
+          repositoryHandler(context),
+          context.faults,
+          dataset,
+          lifecycle.signal,
+        ),
+        context.tokenHeader,
+      ),
     );
   } catch (error) {
     await store?.shutdown();
