@@ -55,7 +55,7 @@ export {
   RepoProtocolError,
   WorkerCrashedError,
 } from "./src/base/errors.ts";
-export { CoordinatorError } from "./src/repo/coordinator_connection.ts";
+export { CoordinatorError } from "./src/fleet/coordinator_connection.ts";
 export type {
   Checksum,
   FileInfo,
@@ -73,9 +73,9 @@ export {
   type ShardableFile,
   shardFromEnvironment,
   shardOf,
-} from "./src/tree/shards.ts";
+} from "./src/fleet/shards.ts";
 export type {
   Downloaded,
   DownloadToFileOptions,
   Verification,
-} from "./src/pool/file_download.ts";
+} from "./src/download/file_download.ts";

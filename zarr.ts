@@ -71,4 +71,4 @@ export {
   type ChunkSelection,
   chunkShard,
   type Shard,
-} from "./src/tree/shards.ts";
+} from "./src/fleet/shards.ts";

@@ -28,9 +28,9 @@ import { flag } from "./flags.ts";
 import { median, pathOf, printTable, zarrLayout } from "./synth_listing.ts";
 import { startEmulator } from "../emulator.ts";
 import type { Emulator } from "../emulator.ts";
-import { FileLister, type ListingSink } from "../src/repo/file_lister.ts";
-import { RepoApi } from "../src/repo/repo_api.ts";
-import { RetryPolicy } from "../src/repo/retry.ts";
+import { FileLister, type ListingSink } from "../src/api/file_lister.ts";
+import { RepoApi } from "../src/api/repo_api.ts";
+import { RetryPolicy } from "../src/api/retry.ts";
 import { RoutingTable } from "../src/tree/routing_table.ts";
 
 /** What the child prints when it serves a size. */

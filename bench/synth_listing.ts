@@ -22,8 +22,8 @@ import {
   fileEntry,
   versionObject,
 } from "../src/emulator/metadata.ts";
-import { RepoApi } from "../src/repo/repo_api.ts";
-import { RetryPolicy } from "../src/repo/retry.ts";
+import { RepoApi } from "../src/api/repo_api.ts";
+import { RetryPolicy } from "../src/api/retry.ts";
 import type { ListedFile } from "../src/base/listed_file.ts";
 import { RoutingTable } from "../src/tree/routing_table.ts";
 import type { SerializedRepoFs } from "../src/serialize.ts";

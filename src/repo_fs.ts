@@ -9,17 +9,17 @@
 import { abortable } from "./base/abort_callbacks.ts";
 import { ContentReader } from "./content/content.ts";
 import type { ContentFile } from "./content/content_answer.ts";
-import { DownloadUrls, type UrlResolver } from "./repo/download_urls.ts";
+import { DownloadUrls, type UrlResolver } from "./urls/download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
-import { FileLister } from "./repo/file_lister.ts";
+import { FileLister } from "./api/file_lister.ts";
 import { compileGlob } from "./tree/glob.ts";
 import { normalizePath } from "./tree/paths.ts";
-import { normalizePid } from "./repo/pid.ts";
-import { RepoApi } from "./repo/repo_api.ts";
-import { RetryPolicy } from "./repo/retry.ts";
+import { normalizePid } from "./api/pid.ts";
+import { RepoApi } from "./api/repo_api.ts";
+import { RetryPolicy } from "./api/retry.ts";
 import { redactingLogger } from "./base/secrets.ts";
-import { UrlCacheFile } from "./repo/url_cache_file.ts";
-import { Coordinator } from "./repo/coordinator.ts";
+import { UrlCacheFile } from "./urls/url_cache_file.ts";
+import { Coordinator } from "./fleet/coordinator.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
 import {
   checkSerialized,

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { CachedUrl } from "./repo/download_urls.ts";
+import type { CachedUrl } from "./urls/download_urls.ts";
 import type { CompactListing } from "./tree/routing_table.ts";
 import type { RetryOptions, TabularView } from "./base/types.ts";
 

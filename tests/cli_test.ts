@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorOptions } from "../emulator.ts";
-import { temporaryName } from "../src/pool/file_download.ts";
+import { temporaryName } from "../src/download/file_download.ts";
 import { progressLine } from "../src/cli/progress.ts";
 import {
   cliCommand,

@@ -18,7 +18,7 @@ import {
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { PROGRESS_BYTES } from "../src/content/body_cursor.ts";
 import { collect } from "../src/content/content.ts";
-import { errorDetail } from "../src/repo/repo_api.ts";
+import { errorDetail } from "../src/api/repo_api.ts";
 import { contentUrls } from "../src/repo_fs.ts";
 import { bounded, patterned, recordingLogger, shownForms } from "./support.ts";
 

@@ -15,7 +15,7 @@ import {
   until,
 } from "./support.ts";
 import { hasRedis, type RedisServer, startRedis } from "./redis_server.ts";
-import { COMMAND_TIMEOUT_MS } from "../src/repo/coordinator_connection.ts";
+import { COMMAND_TIMEOUT_MS } from "../src/fleet/coordinator_connection.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const TOKEN = "coordinator-test-token-4711";

@@ -9,13 +9,26 @@ import { fileURLToPath } from "node:url";
 const MAY_IMPORT: Record<string, string[]> = {
   base: [],
   tree: ["base"],
-  repo: ["base"],
-  content: ["base", "repo"],
-  repo_fs: ["base", "tree", "repo", "content"],
+  api: ["base"],
+  urls: ["base", "api"],
+  content: ["base", "api", "urls"],
+  repo_fs: ["base", "tree", "api", "urls", "content", "fleet"],
   zarr: ["base", "tree"],
-  pool: ["base", "repo", "repo_fs", "zarr"],
-  emulator: ["base", "repo"],
-  cli: ["base", "tree", "repo", "repo_fs", "pool", "emulator"],
+  download: ["base", "repo_fs"],
+  pool: ["base", "api", "urls", "repo_fs", "zarr", "download", "fleet"],
+  fleet: ["base", "api", "urls"],
+  emulator: ["base", "api"],
+  cli: [
+    "base",
+    "tree",
+    "api",
+    "urls",
+    "repo_fs",
+    "pool",
+    "download",
+    "fleet",
+    "emulator",
+  ],
 };
 
 const SRC = fileURLToPath(new URL("../src/", import.meta.url));
@@ -68,4 +81,87 @@ Deno.test("every folder of src/ has its place in the map", async () => {
     folders.sort(),
     Object.keys(MAY_IMPORT).filter((layer) => layer !== "repo_fs").sort(),
   );
+});
+
+/** The module graph of `entry` as `deno info --json` gives it: project file -> the project files it imports, type-only imports included. */
+async function moduleGraph(entry: string): Promise<Map<string, string[]>> {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (!success) throw new Error(`deno info ${entry} failed`);
+  const { modules } = JSON.parse(new TextDecoder().decode(stdout)) as {
+    modules: {
+      specifier: string;
+      dependencies?: {
+        code?: { specifier: string };
+        type?: { specifier: string };
+      }[];
+    }[];
+  };
+  const graph = new Map<string, string[]>();
+  for (const module of modules) {
+    if (!module.specifier.startsWith("file:")) continue;
+    graph.set(
+      module.specifier,
+      (module.dependencies ?? []).flatMap((dependency) =>
+        [dependency.code?.specifier, dependency.type?.specifier].filter((
+          specifier,
+        ): specifier is string => specifier?.startsWith("file:") ?? false)
+      ),
+    );
+  }
+  return graph;
+}
+
+/** Every import cycle's modules, as one path each (iterative, so a deep graph costs no stack). */
+function cycles(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  for (const root of graph.keys()) {
+    if (state.has(root)) continue;
+    const stack: { node: string; next: number }[] = [{ node: root, next: 0 }];
+    state.set(root, "open");
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const targets = graph.get(top.node) ?? [];
+      if (top.next === targets.length) {
+        state.set(top.node, "done");
+        stack.pop();
+        continue;
+      }
+      const target = targets[top.next++];
+      if (state.get(target) === "open") {
+        const from = stack.findIndex((frame) => frame.node === target);
+        found.push(
+          [...stack.slice(from).map((frame) => frame.node), target]
+            .map((specifier) =>
+              specifier.replace(/^.*?\/(src|workers)\//, "$1/")
+            )
+            .join(" -> "),
+        );
+      } else if (!state.has(target)) {
+        state.set(target, "open");
+        stack.push({ node: target, next: 0 });
+      }
+    }
+  }
+  return found;
+}
+
+Deno.test("no import cycles from any entry point, type-only imports included", async () => {
+  const entries = [
+    "mod.ts",
+    "zarr.ts",
+    "emulator.ts",
+    "cli.ts",
+    "workers/range_worker.ts",
+  ];
+  const found = new Set<string>();
+  for (const entry of entries) {
+    for (const cycle of cycles(await moduleGraph(entry))) found.add(cycle);
+  }
+  deepStrictEqual([...found], []);
 });

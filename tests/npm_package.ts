@@ -71,7 +71,7 @@ export async function assertShipped(
   ignored: string[] = [],
 ): Promise<void> {
   ok(
-    worker.endsWith("/node_modules/@x/repo-fs/src/pool/range_worker.js"),
+    worker.endsWith("/node_modules/@x/repo-fs/workers/range_worker.js"),
     `the ./worker export is the compiled worker: ${worker}`,
   );
   const shipped = (await filesBelow(join(project, "node_modules/@x/repo-fs")))
@@ -84,7 +84,7 @@ export async function assertShipped(
     [],
     "only compiled modules, their types, package.json and the README",
   );
-  ok(shipped.includes("src/pool/range_worker.js"));
+  ok(shipped.includes("workers/range_worker.js"));
   ok(shipped.includes("src/zarr/zlib_codecs.js"));
 }
 

@@ -10,7 +10,7 @@ import {
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { crashWorker } from "../src/pool/pool.ts";
-import { downloadToFile } from "../src/pool/file_download.ts";
+import { downloadToFile } from "../src/download/file_download.ts";
 import type { RepoFile } from "../src/repo_fs.ts";
 import type { FileInfo } from "../src/base/types.ts";
 import { startEmulator } from "../emulator.ts";

@@ -19,7 +19,7 @@ import {
   RepoHttpError,
 } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
-import { downloadToFile } from "../src/pool/file_download.ts";
+import { downloadToFile } from "../src/download/file_download.ts";
 import { isComplete } from "../src/cli/download.ts";
 import type { SerializedForm } from "../src/serialize.ts";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SHARD_VARIABLES } from "../src/tree/shards.ts";
+import { SHARD_VARIABLES } from "../src/fleet/shards.ts";
 import type { Logger } from "../mod.ts";
 
 /** A logger that keeps what it is told, for assertions. */

@@ -8,7 +8,7 @@ import { urlMessageCounts } from "../src/pool/pool.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 import { type CliRun, runCli } from "./support.ts";
 
-const CACHE_MODULE = new URL("../src/repo/url_cache_file.ts", import.meta.url)
+const CACHE_MODULE = new URL("../src/urls/url_cache_file.ts", import.meta.url)
   .href;
 const FORMAT = "repo-fs-url-cache/1";
 const decoder = new TextDecoder();

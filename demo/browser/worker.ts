@@ -6,4 +6,4 @@
  * @module
  */
 
-import "../../src/pool/range_worker.ts";
+import "../../workers/range_worker.ts";

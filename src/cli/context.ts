@@ -7,7 +7,7 @@
  * @module
  */
 
-import { type RepoNames, repositoryNames } from "../repo/repo_api.ts";
+import { type RepoNames, repositoryNames } from "../api/repo_api.ts";
 import { RepoFs } from "../repo_fs.ts";
 import type { TabularView } from "../base/types.ts";
 import { httpTrimmed } from "../base/secrets.ts";

@@ -14,7 +14,7 @@ import {
   checksumHash,
   type Verification,
   verifyDownload,
-} from "../pool/file_download.ts";
+} from "../download/file_download.ts";
 import type { RepoFsPool } from "../pool/pool.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { errorMessage } from "../base/errors.ts";

@@ -10,7 +10,7 @@
 
 import { RepoFsPool } from "../pool/pool.ts";
 import type { RepoFs } from "../repo_fs.ts";
-import type { Verification } from "../pool/file_download.ts";
+import type { Verification } from "../download/file_download.ts";
 import type { FileInfo } from "../base/types.ts";
 import {
   parseShard,
@@ -18,7 +18,7 @@ import {
   SHARD_VARIABLES,
   shardFromEnvironment,
   shardOf,
-} from "../tree/shards.ts";
+} from "../fleet/shards.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";

@@ -24,16 +24,16 @@ import {
   StaleUrlError,
   UNENCODED,
 } from "./content_answer.ts";
-import type { ResolvedUrl, UrlResolver } from "../repo/download_urls.ts";
+import type { ResolvedUrl, UrlResolver } from "../urls/download_urls.ts";
 import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { explainRefusal } from "./refusal.ts";
 import {
   contentUrlProblem,
   isRepositoryUrl,
   repositoryHeaders,
-} from "../repo/repo_api.ts";
-import { Deadline, type Transport } from "../repo/request.ts";
-import { type RetryCost, retrying, type RetryPolicy } from "../repo/retry.ts";
+} from "../api/repo_api.ts";
+import { Deadline, type Transport } from "../api/request.ts";
+import { type RetryCost, retrying, type RetryPolicy } from "../api/retry.ts";
 
 /**
  * Bytes an answer must bring before it breaks off for the break to count as
@@ -54,8 +54,8 @@ export const PROGRESS_BYTES = 64 * 1024;
  * @example
  * ```ts
  * import type { CursorContext } from "./body_cursor.ts";
- * import { plainFetch } from "../repo/request.ts";
- * import { RetryPolicy } from "../repo/retry.ts";
+ * import { plainFetch } from "../api/request.ts";
+ * import { RetryPolicy } from "../api/retry.ts";
  * const context: CursorContext = {
  *   urls: {
  *     resolve: ({ id }) => Promise.resolve({ url: `https://s3.example/b/${id}`, direct: false, resolvedAt: 0, expiresAt: Infinity }),
@@ -112,9 +112,9 @@ interface OpenBody {
  * @example
  * ```ts
  * import { BodyCursor, type CursorContext } from "./body_cursor.ts";
- * import { DownloadUrls } from "../repo/download_urls.ts";
- * import { RepoApi } from "../repo/repo_api.ts";
- * import { RetryPolicy } from "../repo/retry.ts";
+ * import { DownloadUrls } from "../urls/download_urls.ts";
+ * import { RepoApi } from "../api/repo_api.ts";
+ * import { RetryPolicy } from "../api/retry.ts";
  * import { startEmulator } from "../../emulator.ts";
  * import { strictEqual } from "node:assert/strict";
  * // The first answer drops its connection half-way.

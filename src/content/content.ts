@@ -10,9 +10,9 @@
 import { BodyCursor, type CursorContext } from "./body_cursor.ts";
 import { needsSize, planRange } from "./byte_range.ts";
 import type { ContentFile } from "./content_answer.ts";
-import type { UrlResolver } from "../repo/download_urls.ts";
-import type { Transport } from "../repo/request.ts";
-import type { RetryPolicy } from "../repo/retry.ts";
+import type { UrlResolver } from "../urls/download_urls.ts";
+import type { Transport } from "../api/request.ts";
+import type { RetryPolicy } from "../api/retry.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 
@@ -22,8 +22,8 @@ import { whenAborted } from "../base/abort_callbacks.ts";
  * @example
  * ```ts
  * import type { ContentOptions } from "./content.ts";
- * import { RetryPolicy } from "../repo/retry.ts";
- * import { plainFetch } from "../repo/request.ts";
+ * import { RetryPolicy } from "../api/retry.ts";
+ * import { plainFetch } from "../api/request.ts";
  * const options: ContentOptions = {
  *   transport: { fetch: plainFetch(), timeoutMs: 60_000 },
  *   retry: new RetryPolicy(),
@@ -53,8 +53,8 @@ export interface ContentOptions {
  * @example
  * ```ts
  * import { ContentReader } from "./content.ts";
- * import { DownloadUrls } from "../repo/download_urls.ts";
- * import { RepoApi } from "../repo/repo_api.ts";
+ * import { DownloadUrls } from "../urls/download_urls.ts";
+ * import { RepoApi } from "../api/repo_api.ts";
  * import { startEmulator } from "../../emulator.ts";
  * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({ files: { "a.txt": "hello world" } });

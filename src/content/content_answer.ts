@@ -9,9 +9,9 @@
  */
 
 import { parseContentRange, rangeHeader } from "./byte_range.ts";
-import type { ResolvedUrl } from "../repo/download_urls.ts";
+import type { ResolvedUrl } from "../urls/download_urls.ts";
 import { RepoProtocolError } from "../base/errors.ts";
-import { failureFor } from "../repo/repo_api.ts";
+import { failureFor } from "../api/repo_api.ts";
 
 /**
  * What the reader knows of a file before reading it.

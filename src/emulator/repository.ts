@@ -9,7 +9,7 @@
 import { contentReply } from "./content.ts";
 import type { EmulatorContext } from "./context.ts";
 import { enterInFlight } from "./counters.ts";
-import { embargoActive } from "../repo/listing_entry.ts";
+import { embargoActive } from "../api/listing_entry.ts";
 import type { StoredFile } from "./dataset.ts";
 import { type FailureRule, takeFailure } from "./faults.ts";
 import {

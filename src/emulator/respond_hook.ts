@@ -6,7 +6,6 @@
  * @module
  */
 
-import type { Dataset } from "./dataset.ts";
 import { goneSignal } from "./waits.ts";
 
 /** What a request is, as a fault is aimed at it. */
@@ -43,14 +42,14 @@ export function withRespondHook(
   origin: RequestInfo["origin"],
   handler: (request: Request) => Promise<Response>,
   hook: { respond?: Respond },
-  dataset: Dataset,
+  storedFileId: (pathname: string) => number | undefined,
   closed: AbortSignal,
 ): (request: Request) => Promise<Response> {
   const attempts = new Map<string, number>();
   return async (request) => {
     const respond = hook.respond;
     if (respond === undefined) return await handler(request);
-    const { route, fileId } = classify(origin, request, dataset);
+    const { route, fileId } = classify(origin, request, storedFileId);
     const key = `${origin} ${route} ${fileId ?? ""}`;
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
@@ -69,11 +68,11 @@ export function withRespondHook(
 function classify(
   origin: RequestInfo["origin"],
   request: Request,
-  dataset: Dataset,
+  storedFileId: (pathname: string) => number | undefined,
 ): Pick<RequestInfo, "route" | "fileId"> {
   const { pathname } = new URL(request.url);
   if (origin === "store") {
-    const fileId = dataset.filesByStoragePath.get(pathname)?.id;
+    const fileId = storedFileId(pathname);
     return request.method === "GET"
       ? { route: "content", fileId }
       : { route: "other", fileId };

@@ -11,8 +11,8 @@ import {
   type EmulatorCounters,
   resetCounters,
 } from "./counters.ts";
-import { normalizePid } from "../repo/pid.ts";
-import { repositoryNames } from "../repo/repo_api.ts";
+import { normalizePid } from "../api/pid.ts";
+import { repositoryNames } from "../api/repo_api.ts";
 import { buildDataset, findVersion } from "./dataset.ts";
 import { createFaults, type EmulatorFaults } from "./faults.ts";
 import type { EmulatorOptions } from "./options.ts";
@@ -222,6 +222,8 @@ export async function startEmulator(
     options,
   );
   const hostname = options.hostname ?? "127.0.0.1";
+  const storedFileId = (pathname: string) =>
+    dataset.filesByStoragePath.get(pathname)?.id;
   const lifecycle = new AbortController();
   const context: EmulatorContext = {
     dataset,
@@ -244,7 +246,7 @@ export async function startEmulator(
           "store",
           storeHandler(context),
           context.faults,
-          dataset,
+          storedFileId,
           lifecycle.signal,
         ),
         context.tokenHeader,
@@ -263,7 +265,7 @@ export async function startEmulator(
           "repository",
           repositoryHandler(context),
           context.faults,
-          dataset,
+          storedFileId,
           lifecycle.signal,
         ),
         context.tokenHeader,

@@ -11,7 +11,10 @@ import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
 import { abortable, whenAborted } from "../base/abort_callbacks.ts";
-import type { Downloaded, DownloadToFileOptions } from "./file_download.ts";
+import type {
+  Downloaded,
+  DownloadToFileOptions,
+} from "../download/file_download.ts";
 import {
   Batch,
   flattenError,
@@ -23,7 +26,7 @@ import {
 } from "./pool_protocol.ts";
 import { type PoolWorker, startWorker } from "./worker_port.ts";
 import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
-import { type CachedUrl, cachedUrl, cacheKey } from "../repo/download_urls.ts";
+import { type CachedUrl, cachedUrl, cacheKey } from "../urls/download_urls.ts";
 import type { FileInfo } from "../base/types.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
@@ -40,7 +43,7 @@ import type { SerializedRepoFs } from "../serialize.ts";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
  * const options: PoolOptions = {
  *   workers: 2,
- *   workerUrl: new URL("./range_worker.ts", import.meta.url), // the default, from source
+ *   workerUrl: new URL("../../workers/range_worker.ts", import.meta.url), // the default, from source
  * };
  * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), options);
  * strictEqual(pool.size, 2);
@@ -130,14 +133,14 @@ type Request =
 type Timer = ReturnType<typeof setTimeout>;
 
 /**
- * The worker module beside this one: `range_worker.ts` when this module
- * runs from its TypeScript source (Deno, JSR), `range_worker.js` when it
- * was compiled to JavaScript (`deno pack`, JSR's npm packages).
+ * The worker module, `workers/range_worker.ts` when this module runs from
+ * its TypeScript source (Deno, JSR), `.js` when it was compiled to
+ * JavaScript (`deno pack`, JSR's npm packages).
  */
 const WORKER_URL = new URL(
   new URL(import.meta.url).pathname.endsWith(".ts")
-    ? "./range_worker.ts"
-    : "./range_worker.js",
+    ? "../../workers/range_worker.ts"
+    : "../../workers/range_worker.js",
   import.meta.url,
 );
 /** Workers where the runtime does not say how many cores there are (Node 20). */
@@ -383,7 +386,7 @@ export class RepoFsPool implements AsyncDisposable {
   ): Promise<Downloaded> {
     this.#checkOpen();
     const { createTemporary, removeTemporary } = await import(
-      "./file_download.ts"
+      "../download/file_download.ts"
     );
     const temporary = options.temporary ?? await createTemporary(target);
     try {
@@ -655,7 +658,7 @@ export class RepoFsPool implements AsyncDisposable {
     if (job === undefined) return;
     const reason = job.aborted ? job.aborted.reason : error;
     if (job.temporary === undefined) return job.reject(reason);
-    const cleanup = import("./file_download.ts")
+    const cleanup = import("../download/file_download.ts")
       .then(({ removeTemporary }) => removeTemporary(job.temporary!))
       .then(() => job.reject(reason), job.reject)
       .finally(() => this.#cleanups.delete(cleanup));

@@ -10,8 +10,8 @@ import type {
   CachedUrl,
   ContentKey,
   ResolvedUrl,
-} from "../repo/download_urls.ts";
-import type { Downloaded } from "./file_download.ts";
+} from "../urls/download_urls.ts";
+import type { Downloaded } from "../download/file_download.ts";
 import {
   DeaccessionedError,
   IsADirectoryError,
@@ -21,7 +21,7 @@ import {
   RepoProtocolError,
   WorkerCrashedError,
 } from "../base/errors.ts";
-import { CoordinatorError } from "../repo/coordinator_connection.ts";
+import { CoordinatorError } from "../fleet/coordinator_connection.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /**

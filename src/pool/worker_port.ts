@@ -43,7 +43,7 @@ export interface WorkerListener {
  * import { startWorker } from "./worker_port.ts";
  * import { match } from "node:assert/strict";
  * const failed = Promise.withResolvers<string>();
- * const worker = startWorker(new URL("./range_worker.ts", import.meta.url), {
+ * const worker = startWorker(new URL("../../workers/range_worker.ts", import.meta.url), {
  *   message: () => {},
  *   failed: failed.resolve,
  * });
@@ -68,7 +68,7 @@ export interface PoolWorker {
  * import { startWorker } from "./worker_port.ts";
  * import { strictEqual } from "node:assert/strict";
  * const ready = Promise.withResolvers<string>();
- * const worker = startWorker(new URL("./range_worker.ts", import.meta.url), {
+ * const worker = startWorker(new URL("../../workers/range_worker.ts", import.meta.url), {
  *   message: (message) => ready.resolve(message.type),
  *   failed: ready.reject,
  * });

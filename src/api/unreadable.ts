@@ -7,7 +7,12 @@
  */
 
 import { DeaccessionedError, RepoHttpError } from "../base/errors.ts";
-import type { RepoApi } from "./repo_api.ts";
+
+/** What these explanations ask of the repository (the `RepoApi` that calls them). */
+interface VersionsAndFiles {
+  versionList(pid: string, signal?: AbortSignal): Promise<unknown[]>;
+  fileByPid(pid: string, signal?: AbortSignal): Promise<unknown>;
+}
 
 /**
  * The {@linkcode DeaccessionedError} for a dataset (`version` undefined) or
@@ -31,7 +36,7 @@ import type { RepoApi } from "./repo_api.ts";
  * ```
  */
 export async function deaccessionedError(
-  api: RepoApi,
+  api: VersionsAndFiles,
   pid: string,
   version: string | undefined,
   signal?: AbortSignal,
@@ -113,7 +118,7 @@ export function readableVersions(versions: unknown[]): string[] {
  * ```
  */
 export async function explainNotFound(
-  api: RepoApi,
+  api: VersionsAndFiles,
   pid: string,
   error: unknown,
   signal?: AbortSignal,

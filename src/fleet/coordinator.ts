@@ -24,9 +24,13 @@
  * @module
  */
 
-import type { ContentKey, ResolvedUrl, SharedUrls } from "./download_urls.ts";
-import { isStale } from "./download_urls.ts";
-import { urlExpiry, usableUntil } from "./signed_url.ts";
+import type {
+  ContentKey,
+  ResolvedUrl,
+  SharedUrls,
+} from "../urls/download_urls.ts";
+import { isStale } from "../urls/download_urls.ts";
+import { urlExpiry, usableUntil } from "../urls/signed_url.ts";
 import {
   checkCoordinatorUrl,
   CoordinatorConnection,
@@ -68,7 +72,7 @@ interface FileKeys {
  * @example
  * ```ts
  * import { Coordinator } from "./coordinator.ts";
- * import { DownloadUrls } from "./download_urls.ts";
+ * import { DownloadUrls } from "../urls/download_urls.ts";
  * import { rejects } from "node:assert/strict";
  * // Nothing listens on port 9: the lookup fails, and no HEAD is sent.
  * const fleet = new Coordinator("redis://127.0.0.1:9", "https://repo.example.org/api", 3);

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AccessAnswer } from "./repo_api.ts";
+import type { AccessAnswer } from "../api/repo_api.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { isNearExpiry, urlExpiry } from "./signed_url.ts";
@@ -113,7 +113,7 @@ export function cachedUrl(file: ContentKey, url: ResolvedUrl): CachedUrl {
  * @example
  * ```ts
  * import type { UrlLookup } from "./download_urls.ts";
- * import { RepoApi } from "./repo_api.ts";
+ * import { RepoApi } from "../api/repo_api.ts";
  * import { startEmulator } from "../../emulator.ts";
  * import { ok, strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
@@ -219,7 +219,7 @@ interface Pending {
  * @example
  * ```ts
  * import { DownloadUrls } from "./download_urls.ts";
- * import { RepoApi } from "./repo_api.ts";
+ * import { RepoApi } from "../api/repo_api.ts";
  * import { startEmulator } from "../../emulator.ts";
  * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });

@@ -13,9 +13,9 @@
  * @module
  */
 
-import { type ContentKey, DownloadUrls } from "../repo/download_urls.ts";
-import type { ArrayPartReader } from "../zarr/array_part.ts";
-import type { AccessAnswer } from "../repo/repo_api.ts";
+import { type ContentKey, DownloadUrls } from "../src/urls/download_urls.ts";
+import type { ArrayPartReader } from "../src/zarr/array_part.ts";
+import type { AccessAnswer } from "../src/api/repo_api.ts";
 import {
   Batch,
   flattenError,
@@ -24,11 +24,11 @@ import {
   type ToWorker,
   transferables,
   type UrlAsk,
-} from "./pool_protocol.ts";
-import { connectToPool, type PoolPort } from "./worker_port.ts";
-import { type RepoFs, sharingUrls } from "../repo_fs.ts";
-import { checkSerialized } from "../serialize.ts";
-import { whenAborted } from "../base/abort_callbacks.ts";
+} from "../src/pool/pool_protocol.ts";
+import { connectToPool, type PoolPort } from "../src/pool/worker_port.ts";
+import { type RepoFs, sharingUrls } from "../src/repo_fs.ts";
+import { checkSerialized } from "../src/serialize.ts";
+import { whenAborted } from "../src/base/abort_callbacks.ts";
 
 /** Bytes of progress a download gathers before it reports them. */
 const PROGRESS_STEP = 1 << 20;
@@ -128,7 +128,7 @@ function download(
     unreported = 0;
   };
   return cancellable(job, async (signal) => {
-    const { downloadToFile } = await import("./file_download.ts");
+    const { downloadToFile } = await import("../src/download/file_download.ts");
     const file = await fs!.info(path);
     const result = await downloadToFile(await fs!.open(path), file, target, {
       signal,
@@ -149,7 +149,7 @@ let urls: DownloadUrls | undefined;
 
 /** zarrita, loaded on the first array part a worker reads. */
 async function loadArrayReader(): Promise<ArrayPartReader> {
-  const { ArrayPartReader } = await import("../zarr/array_part.ts");
+  const { ArrayPartReader } = await import("../src/zarr/array_part.ts");
   return new ArrayPartReader(fs!);
 }
 
