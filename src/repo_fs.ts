@@ -39,7 +39,7 @@ const sharedTables = new Map<string, Promise<RoutingTable>>();
  *
  * @example
  * ```ts
- * import type { ReadOptions } from "./repo_fs.ts";
+ * import { type ReadOptions } from "@x/repo-fs";
  * const lastKiB: ReadOptions = { start: -1024 };
  * ```
  */
@@ -57,7 +57,7 @@ export interface ReadOptions {
  *
  * @example
  * ```ts
- * import type { FindOptions } from "./repo_fs.ts";
+ * import { type FindOptions } from "@x/repo-fs";
  * const oneLevel: FindOptions = { maxdepth: 1, withdirs: true };
  * ```
  */
@@ -73,8 +73,8 @@ export interface FindOptions {
  *
  * @example
  * ```ts
- * import { RepoFs } from "./repo_fs.ts";
- * import { startEmulator } from "../emulator.ts";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({
  *   files: { "big/archive.bin": new Uint8Array(100_000) },
@@ -109,7 +109,7 @@ export interface RepoFile {
  *
  * @example
  * ```ts
- * import type { RestoreOptions } from "./repo_fs.ts";
+ * import { type RestoreOptions } from "@x/repo-fs";
  * const restore: RestoreOptions = { logger: console };
  * ```
  */
@@ -130,15 +130,6 @@ let restoreSharing: (serialized: SerializedRepoFs, urls: UrlResolver) => RepoFs;
  * A `RepoFs` rebuilt from `serialized` that takes every content URL from
  * `urls` instead of sending HEADs of its own: how a pool's workers share
  * their main thread's URL cache and HEAD budget.
- *
- * @example
- * ```ts
- * import { contentUrls, RepoFs, sharingUrls } from "./repo_fs.ts";
- * import { strictEqual } from "node:assert/strict";
- * const main = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
- * const worker = sharingUrls(main.serialize(), contentUrls(main));
- * strictEqual(contentUrls(worker), contentUrls(main));
- * ```
  */
 export function sharingUrls(
   serialized: SerializedRepoFs,
@@ -150,20 +141,6 @@ export function sharingUrls(
 /**
  * Where a `RepoFs` gets its content URLs: a pool's main thread answers its
  * workers' asks through it.
- *
- * @example
- * ```ts
- * import { contentUrls, RepoFs } from "./repo_fs.ts";
- * import { startEmulator } from "../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- *
- * const id = emu.fileId("a.txt");
- * const { url } = await contentUrls(fs).resolve({ id });
- * strictEqual(url, await fs.resolveDownloadUrl(id)); // the same cache
- * strictEqual(emu.counters.heads, 1);
- * ```
  */
 export function contentUrls(fs: RepoFs): UrlResolver {
   return urlsOf(fs);
@@ -174,8 +151,8 @@ export function contentUrls(fs: RepoFs): UrlResolver {
  *
  * @example
  * ```ts
- * import { RepoFs } from "./repo_fs.ts";
- * import { startEmulator } from "../emulator.ts";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({
  *   files: {
@@ -306,8 +283,8 @@ export class RepoFs {
    *
    * @example
    * ```ts
-   * import { RepoFs } from "./repo_fs.ts";
-   * import { startEmulator } from "../emulator.ts";
+   * import { RepoFs } from "@x/repo-fs";
+   * import { startEmulator } from "@x/repo-fs/emulator";
    * import { strictEqual } from "node:assert/strict";
    * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
    * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
@@ -544,8 +521,8 @@ export class RepoFs {
  *
  * @example
  * ```ts
- * import { listCollection } from "./repo_fs.ts";
- * import { startEmulator } from "../emulator.ts";
+ * import { listCollection } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual } from "node:assert/strict";
  * // A Dataverse-style collection "climate" holding one dataset.
  * await using emu = await startEmulator({

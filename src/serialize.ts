@@ -16,7 +16,7 @@ import type { RetryOptions, TabularView } from "./base/types.ts";
  *
  * @example
  * ```ts
- * import type { SerializedOptions } from "./serialize.ts";
+ * import { type SerializedOptions } from "@x/repo-fs";
  * const o: SerializedOptions = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC", version: ":latest", headConcurrency: 3, timeoutMs: 60000, retry: {} };
  * ```
  */
@@ -52,8 +52,8 @@ export interface SerializedOptions {
  *
  * @example
  * ```ts
- * import { RepoFs } from "../mod.ts";
- * import type { SerializedRepoFs } from "./serialize.ts";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type SerializedRepoFs } from "@x/repo-fs";
  * import { strictEqual } from "node:assert/strict";
  * const fs = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
  * const plain: SerializedRepoFs = JSON.parse(JSON.stringify(fs.serialize()));
@@ -71,19 +71,7 @@ export interface SerializedRepoFs {
   listing?: unknown;
 }
 
-/**
- * {@linkcode SerializedRepoFs} as this version writes and reads it.
- *
- * @example
- * ```ts
- * import type { SerializedForm } from "./serialize.ts";
- * const empty: SerializedForm = {
- *   format: "repo-fs/1",
- *   options: { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC", version: ":latest", headConcurrency: 3, timeoutMs: 60000, retry: {} },
- *   urls: [[7, "https://store.example.org/7?sig=x", true]],
- * };
- * ```
- */
+/** {@linkcode SerializedRepoFs} as this version writes and reads it. */
 export interface SerializedForm extends SerializedRepoFs {
   /** Resolved content URLs: `[fileId, url, direct, format?]`. */
   urls: CachedUrl[];
@@ -94,14 +82,6 @@ export interface SerializedForm extends SerializedRepoFs {
 /**
  * Checks that a value is a serialised `RepoFs` of a format this version
  * reads; a `TypeError` says what is off.
- *
- * @example
- * ```ts
- * import { checkSerialized } from "./serialize.ts";
- * import { throws } from "node:assert/strict";
- * throws(() => checkSerialized({ format: "other" }), /^TypeError: Not a serialised RepoFs \(format "other"\)$/);
- * checkSerialized({ format: "repo-fs/1", options: {}, urls: [] });
- * ```
  */
 export function checkSerialized(
   value: unknown,

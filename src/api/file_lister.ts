@@ -21,13 +21,6 @@ const PAGES_PER_PROGRESS_LINE = 10;
 /**
  * Where listed files go: `add` each, then `finish` once. A
  * `RoutingTable.builder()` is one.
- *
- * @example
- * ```ts
- * import type { ListingSink } from "./file_lister.ts";
- * const paths: string[] = [];
- * const sink: ListingSink<string[]> = { add: (f) => paths.push(f.path), finish: () => paths };
- * ```
  */
 export interface ListingSink<T> {
   /** Takes one listed file. */
@@ -46,21 +39,6 @@ class InconsistentPages extends RepoProtocolError {}
  * listings from then on. Pages whose `totalCount` changes, that repeat a
  * file id or that stop short restart the listing once; a second time they
  * are a {@linkcode RepoProtocolError}.
- *
- * @example
- * ```ts
- * import { FileLister } from "./file_lister.ts";
- * import { RepoApi } from "./repo_api.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { RoutingTable } from "../tree/routing_table.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a/b.txt": "x", "c.txt": "yz" }, maxPageSize: 1 });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
- * const lister = new FileLister(api, console);
- * const table = await lister.list(emu.pid, ":latest", () => RoutingTable.builder());
- * deepStrictEqual(table.find(""), ["a/b.txt", "c.txt"]);
- * strictEqual(emu.counters.listingCalls, 2); // one page per file here
- * ```
  */
 export class FileLister {
   #paged = true;

@@ -20,16 +20,6 @@ import { RepoProtocolError } from "../base/errors.ts";
  * by their own globals, which a page does not have). A runtime this misses
  * is caught by its first opaque answer (see {@linkcode isHiddenRedirect}).
  *
- * @example
- * ```ts
- * import { fetchHidesRedirects } from "./hidden_redirects.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(fetchHidesRedirects(), false); // Deno
- * strictEqual(fetchHidesRedirects({ document: {} }), true); // a page
- * strictEqual(fetchHidesRedirects({ WorkerGlobalScope: class {} }), true); // a page's worker
- * strictEqual(fetchHidesRedirects({ WorkerGlobalScope: class {}, Deno: {} }), false); // a Deno worker
- * ```
- *
  * @param scope the global object to look at
  */
 export function fetchHidesRedirects(scope: object = globalThis): boolean {
@@ -40,13 +30,6 @@ export function fetchHidesRedirects(scope: object = globalThis): boolean {
 /**
  * Whether `response` is a redirect that `fetch` did not show: what a browser
  * answers to `redirect: "manual"`.
- *
- * @example
- * ```ts
- * import { isHiddenRedirect } from "./hidden_redirects.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(isHiddenRedirect(new Response(null, { status: 303 })), false);
- * ```
  */
 export function isHiddenRedirect(response: Response): boolean {
   return response.type === "opaqueredirect";
@@ -55,14 +38,6 @@ export function isHiddenRedirect(response: Response): boolean {
 /**
  * The error for a file whose content the repository redirects to another
  * server while `fetch` hides redirects and a token is set.
- *
- * @example
- * ```ts
- * import { hiddenRedirectError } from "./hidden_redirects.ts";
- * import { match } from "node:assert/strict";
- * const error = hiddenRedirectError("https://repo.example.org/api/access/datafile/7");
- * match(error.message, /serves the bytes itself/);
- * ```
  *
  * @param url the file-access URL that redirected
  */

@@ -12,31 +12,6 @@ import type { Checksum } from "../base/types.ts";
 /**
  * The listed files of a version's `files` array, checked one by one as
  * they are taken.
- *
- * @example
- * ```ts
- * import { listedFiles } from "./listing_entry.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const entries = [
- *   { directoryLabel: "d", dataFile: { id: 7, filename: "a.nc", filesize: 3 } },
- *   {
- *     restricted: true,
- *     dataFile: {
- *       id: 8, filename: "b.nc", filesize: 5,
- *       checksum: { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" },
- *       embargo: { dateAvailable: "2999-01-01" },
- *     },
- *   },
- * ];
- * deepStrictEqual([...listedFiles(entries, "https://r.example/api")], [
- *   { path: "d/a.nc", id: 7, size: 3 },
- *   {
- *     path: "b.nc", id: 8, size: 5,
- *     checksum: { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" },
- *     restricted: true, embargoedUntil: "2999-01-01",
- *   },
- * ]);
- * ```
  */
 export function* listedFiles(
   entries: unknown[],
@@ -48,14 +23,6 @@ export function* listedFiles(
 /**
  * The value of `name` in an answer object; a missing one is a
  * {@linkcode RepoProtocolError}.
- *
- * @example
- * ```ts
- * import { field } from "./listing_entry.ts";
- * import { deepStrictEqual, throws } from "node:assert/strict";
- * deepStrictEqual(field({ data: [] }, "data", "https://r.example/api"), []);
- * throws(() => field({}, "data", "https://r.example/api"), /has no "data"/);
- * ```
  */
 export function field(object: unknown, name: string, url: string): unknown {
   const value = typeof object === "object" && object !== null
@@ -73,15 +40,6 @@ export function field(object: unknown, name: string, url: string): unknown {
 /**
  * Whether an embargo that ends on `dateAvailable` (`YYYY-MM-DD`, the first
  * day the file is readable) still holds on the day of `now` (UTC).
- *
- * @example
- * ```ts
- * import { embargoActive } from "./listing_entry.ts";
- * import { equal } from "node:assert/strict";
- * const now = new Date("2030-06-01T12:00:00Z");
- * equal(embargoActive("2031-01-01", now), true);
- * equal(embargoActive("2030-06-01", now), false);
- * ```
  */
 export function embargoActive(
   dateAvailable: string,

@@ -31,15 +31,6 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * The repository base (`.../api`) for a `host` option: a bare host name
  * means https; a value with a scheme is used as given. Refuses to pair a
  * token with plain http to a host that is not loopback.
- *
- * @example
- * ```ts
- * import { repositoryBase } from "./repo_api.ts";
- * import { strictEqual, throws } from "node:assert/strict";
- * strictEqual(repositoryBase("repo.example.org"), "https://repo.example.org/api");
- * strictEqual(repositoryBase("http://127.0.0.1:8080"), "http://127.0.0.1:8080/api");
- * throws(() => repositoryBase("http://repo.example.org", "secret"), /over plain http/);
- * ```
  */
 export function repositoryBase(host: string, token?: string): string {
   if (typeof host !== "string" || host.trim() === "") {
@@ -82,17 +73,6 @@ export function repositoryBase(host: string, token?: string): string {
  * only URLs the API token goes to. A content URL said to be the
  * repository's own (served without a redirect) gets the token only when it
  * is, whatever a URL cache or a coordinator says of it.
- *
- * @example
- * ```ts
- * import { isRepositoryUrl } from "./repo_api.ts";
- * import { strictEqual } from "node:assert/strict";
- * const base = "https://repo.example.org/api";
- * strictEqual(isRepositoryUrl("https://repo.example.org/api/access/datafile/7", base), true);
- * strictEqual(isRepositoryUrl("https://s3.example/b/k", base), false);
- * strictEqual(isRepositoryUrl("https://repo.example.org/api.evil.example/x", base), false);
- * strictEqual(isRepositoryUrl("https://repo.example.org/api/../other-app/x", base), false);
- * ```
  */
 export function isRepositoryUrl(url: string, base: string): boolean {
   let parsed: URL;
@@ -113,17 +93,6 @@ export function isRepositoryUrl(url: string, base: string): boolean {
  * with a user name or password (which `fetch` sends on as an
  * `Authorization` header) or holding the API token is refused too: it
  * would take a credential where the token must not go, or onto disk.
- *
- * @example
- * ```ts
- * import { contentUrlProblem } from "./repo_api.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(contentUrlProblem("https://s3.example/b/k", "https://repo.example.org/api"), undefined);
- * strictEqual(
- *   contentUrlProblem("file:///etc/passwd", "https://repo.example.org/api"),
- *   'its scheme is "file:"; content is read over https only',
- * );
- * ```
  */
 export function contentUrlProblem(
   url: string,
@@ -159,12 +128,6 @@ function isLoopback(url: URL): boolean {
 /**
  * What an installation calls things the spec names: the header that
  * carries the token, and the path of collections under `/api`.
- *
- * @example
- * ```ts
- * import type { RepoNames } from "./repo_api.ts";
- * const dataverse: RepoNames = { tokenHeader: "X-Dataverse-key", collectionsPath: "dataverses" };
- * ```
  */
 export interface RepoNames {
   /** The header that carries the API token. */
@@ -173,17 +136,7 @@ export interface RepoNames {
   collectionsPath: string;
 }
 
-/**
- * The spec's names: `X-Repo-key` and `repos`.
- *
- * @example
- * ```ts
- * import { DEFAULT_NAMES } from "./repo_api.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(DEFAULT_NAMES.tokenHeader, "X-Repo-key");
- * strictEqual(DEFAULT_NAMES.collectionsPath, "repos");
- * ```
- */
+/** The spec's names: `X-Repo-key` and `repos`. */
 export const DEFAULT_NAMES: Readonly<RepoNames> = Object.freeze({
   tokenHeader: "X-Repo-key",
   collectionsPath: "repos",
@@ -192,17 +145,6 @@ export const DEFAULT_NAMES: Readonly<RepoNames> = Object.freeze({
 /**
  * The `tokenHeader` and `collectionsPath` options checked, defaults filled
  * in; a `TypeError` names a value that cannot be a header name or a path.
- *
- * @example
- * ```ts
- * import { repositoryNames } from "./repo_api.ts";
- * import { deepStrictEqual, throws } from "node:assert/strict";
- * deepStrictEqual(repositoryNames({ collectionsPath: "dataverses" }), {
- *   tokenHeader: "X-Repo-key",
- *   collectionsPath: "dataverses",
- * });
- * throws(() => repositoryNames({ tokenHeader: "X Key" }), /tokenHeader/);
- * ```
  */
 export function repositoryNames(
   options: { tokenHeader?: string; collectionsPath?: string },
@@ -235,14 +177,6 @@ export function repositoryNames(
 /**
  * Headers for a repository request: the token in `header` (default
  * `X-Repo-key`), only when a token is set.
- *
- * @example
- * ```ts
- * import { repositoryHeaders } from "./repo_api.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(repositoryHeaders(undefined), {});
- * deepStrictEqual(repositoryHeaders("t", "X-Dataverse-key"), { "X-Dataverse-key": "t" });
- * ```
  */
 export function repositoryHeaders(
   token: string | undefined,
@@ -256,18 +190,6 @@ export function repositoryHeaders(
  * the repository rate-limited it and what the backoff cost, since real
  * installations send no message with a HEAD's 429 and no `Retry-After`.
  * Any other error is returned as it is.
- *
- * @example
- * ```ts
- * import { rateLimited } from "./repo_api.ts";
- * import { RepoHttpError } from "../base/errors.ts";
- * import { equal } from "node:assert/strict";
- * const e = rateLimited(
- *   new RepoHttpError(429, "https://r.example/api/access/datafile/7"),
- *   { attempts: 6, waitedMs: 3210 },
- * ) as Error;
- * equal(e.message, "HTTP 429 from https://r.example/api/access/datafile/7: rate limited by the repository; gave up after 6 attempts and 3.2 s of backoff");
- * ```
  */
 export function rateLimited(error: unknown, cost: RetryCost): unknown {
   if (!(error instanceof RepoHttpError) || error.status !== 429) return error;
@@ -291,14 +213,6 @@ const ERROR_BODY_BYTES = 8192;
  * The server's own words from an error answer: the `message` of a JSON
  * envelope, the `<Message>` of an S3 XML error, or the start of the text.
  * Only the first 8 KiB are read, however long the answer.
- *
- * @example
- * ```ts
- * import { errorDetail } from "./repo_api.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(await errorDetail(new Response('{"status":"ERROR","message":"Bad API key"}')), "Bad API key");
- * strictEqual(await errorDetail(new Response("<Error><Message>Request has expired</Message></Error>")), "Request has expired");
- * ```
  */
 export async function errorDetail(response: Response): Promise<string> {
   const text = redact(await textPrefix(response, ERROR_BODY_BYTES))
@@ -337,14 +251,6 @@ async function textPrefix(response: Response, limit: number): Promise<string> {
 /**
  * The {@linkcode RepoHttpError} for a non-2xx answer, with the server's own
  * message and its `Retry-After`.
- *
- * @example
- * ```ts
- * import { failureFor } from "./repo_api.ts";
- * import { equal } from "node:assert/strict";
- * const e = await failureFor(new Response("{}", { status: 404 }), "https://r.example/api/x");
- * equal(e.status, 404);
- * ```
  */
 export async function failureFor(
   response: Response,
@@ -358,12 +264,6 @@ export async function failureFor(
 /**
  * How the file-access endpoint answered a HEAD: a redirect to a content URL,
  * or content served by the repository itself.
- *
- * @example
- * ```ts
- * import type { AccessAnswer } from "./repo_api.ts";
- * const a: AccessAnswer = { url: "https://s3.example/b/k?X-Amz-Signature=1", direct: false };
- * ```
  */
 export interface AccessAnswer {
   /** Where to read content from. */
@@ -372,15 +272,7 @@ export interface AccessAnswer {
   direct: boolean;
 }
 
-/**
- * One page of a version's paged file list.
- *
- * @example
- * ```ts
- * import type { FilePage } from "./repo_api.ts";
- * const page: FilePage = { files: [], length: 0, totalCount: 0, url: "https://r.example/api/x" };
- * ```
- */
+/** One page of a version's paged file list. */
 export interface FilePage {
   /** The page's files, converted as they are taken. */
   files: Iterable<ListedFile>;
@@ -392,15 +284,7 @@ export interface FilePage {
   url: string;
 }
 
-/**
- * What a client of a repository is made from.
- *
- * @example
- * ```ts
- * import type { ConnectOptions } from "./repo_api.ts";
- * const options: ConnectOptions = { host: "repo.example.org", timeoutMs: 60_000 };
- * ```
- */
+/** What a client of a repository is made from. */
 export interface ConnectOptions {
   /** `repo.example.org`, or a URL with a scheme for a local server. */
   host: string;
@@ -422,30 +306,11 @@ export interface ConnectOptions {
  * A client of one repository, holding the token (which from then on no error
  * message shows), the installation's names, the transport and the retry
  * policy. Made with {@linkcode RepoApi.connect}.
- *
- * @example
- * ```ts
- * import { RepoApi } from "./repo_api.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a/b.txt": "hi" } });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
- * const files = [...await api.listFiles(emu.pid, ":latest")];
- * strictEqual(files[0].path, "a/b.txt");
- * ```
  */
 export class RepoApi {
   /**
    * The one way a client is made: checks the host (no token over plain
    * http but to a loopback host) and the installation's names.
-   *
-   * @example
-   * ```ts
-   * import { RepoApi } from "./repo_api.ts";
-   * import { strictEqual, throws } from "node:assert/strict";
-   * strictEqual(RepoApi.connect({ host: "repo.example.org", timeoutMs: 1 }).base, "https://repo.example.org/api");
-   * throws(() => RepoApi.connect({ host: "http://repo.example.org", token: "t", timeoutMs: 1 }), /plain http/);
-   * ```
    */
   static connect(options: ConnectOptions): RepoApi {
     const { host, token, timeoutMs, retry = new RetryPolicy() } = options;

@@ -10,15 +10,7 @@ import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import { delay } from "../base/delay.ts";
 
-/**
- * What every request needs: the transport and how long it may take.
- *
- * @example
- * ```ts
- * import { plainFetch, type Transport } from "./request.ts";
- * const transport: Transport = { fetch: plainFetch(), timeoutMs: 60_000 };
- * ```
- */
+/** What every request needs: the transport and how long it may take. */
 export interface Transport {
   /** The `fetch` to call. */
   fetch: typeof fetch;
@@ -30,14 +22,6 @@ export interface Transport {
  * `fetch` (the global one when absent) called as a plain function: browsers
  * refuse a native `fetch` called as a method of another object, such as a
  * {@linkcode Transport} ("Illegal invocation").
- *
- * @example
- * ```ts
- * import { plainFetch } from "./request.ts";
- * import { equal } from "node:assert/strict";
- * const transport = { fetch: plainFetch(), timeoutMs: 1000 };
- * equal(typeof transport.fetch, "function");
- * ```
  */
 export function plainFetch(
   fetch: typeof globalThis.fetch = globalThis.fetch,
@@ -55,13 +39,6 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
  * Body bytes that count as progress: a body that brings fewer in a whole
  * `timeoutMs` of waiting (a drip of a byte now and then) has stalled as
  * surely as a silent one, and is ended like it.
- *
- * @example
- * ```ts
- * import { PROGRESS_STEP_BYTES } from "./request.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(PROGRESS_STEP_BYTES, 1024);
- * ```
  */
 export const PROGRESS_STEP_BYTES = 1024;
 
@@ -71,19 +48,6 @@ export const PROGRESS_STEP_BYTES = 1024;
  * {@linkcode Deadline.race}: the time a reader takes between two reads of a
  * body is its own, not the server's. Progress is an answer's headers, or
  * {@linkcode PROGRESS_STEP_BYTES} of its body.
- *
- * @example
- * ```ts
- * import { Deadline } from "./request.ts";
- * import { ok, rejects, strictEqual } from "node:assert/strict";
- * const deadline = new Deadline(50);
- * deadline.rearm(); // progress: 50 ms more
- * await rejects(deadline.race(new Promise(() => {}))); // then nothing comes
- * ok(deadline.signal.aborted);
- * const error = deadline.explain(undefined, "https://r.example/api/x") as Error;
- * strictEqual(error.message, "Request to https://r.example/api/x failed: nothing received for 50 ms");
- * deadline.dispose();
- * ```
  */
 export class Deadline {
   readonly #controller = new AbortController();
@@ -298,15 +262,6 @@ const MAX_TEXT_BYTES = 500 * 1024 * 1024;
  * `deadline`: a long answer over a slow link is read for as long as it keeps
  * coming, as content is. An answer over 500 MiB is a
  * {@linkcode RepoProtocolError}.
- *
- * @example
- * ```ts
- * import { bodyText, Deadline } from "./request.ts";
- * import { strictEqual } from "node:assert/strict";
- * const deadline = new Deadline(1000);
- * strictEqual(await bodyText(new Response("{\"status\":\"OK\"}"), deadline), '{"status":"OK"}');
- * deadline.dispose();
- * ```
  */
 export async function bodyText(
   response: Response,
@@ -336,18 +291,6 @@ export async function bodyText(
  * Sends one request (redirects not followed, unless `init.redirect` says
  * so) and hands the response to `consume` while the deadline runs; an
  * unread body is cancelled after.
- *
- * @example
- * ```ts
- * import { exchange, plainFetch } from "./request.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
- * const transport = { fetch: plainFetch(), timeoutMs: 10_000 };
- * const url = `${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`;
- * const status = await exchange(transport, url, {}, undefined, (r) => Promise.resolve(r.status));
- * strictEqual(status, 303); // the redirect to the store is not followed
- * ```
  */
 export async function exchange<T>(
   transport: Transport,

@@ -17,33 +17,13 @@ const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 /**
  * The one retry decision: a connection that failed, dropped or went quiet,
  * or an answer with a transient status (429, 500, 502, 503, 504).
- *
- * @example
- * ```ts
- * import { isRetriable } from "./retry.ts";
- * import { RepoHttpError } from "../base/errors.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(isRetriable(new RepoHttpError(429, "https://r.example/api")), true);
- * strictEqual(isRetriable(new RepoHttpError(404, "https://r.example/api")), false);
- * ```
  */
 export function isRetriable(error: unknown): boolean {
   return error instanceof RepoConnectionError ||
     (error instanceof RepoHttpError && RETRIABLE_STATUSES.has(error.status));
 }
 
-/**
- * Exponential backoff with full jitter, bounded, honouring `Retry-After`.
- *
- * @example
- * ```ts
- * import { RetryPolicy } from "./retry.ts";
- * import { equal, ok } from "node:assert/strict";
- * const policy = new RetryPolicy({ retries: 3, baseDelayMs: 100 });
- * equal(policy.delayMs(0, "2"), 2000); // the server's wish wins
- * ok(policy.delayMs(2, undefined) <= 400);
- * ```
- */
+/** Exponential backoff with full jitter, bounded, honouring `Retry-After`. */
 export class RetryPolicy {
   /** Attempts after the first. */
   readonly retries: number;
@@ -84,12 +64,6 @@ export class RetryPolicy {
 /**
  * What the attempts at one request cost before its last, retriable failure
  * was given up on.
- *
- * @example
- * ```ts
- * import type { RetryCost } from "./retry.ts";
- * const cost: RetryCost = { attempts: 6, waitedMs: 3200 };
- * ```
  */
 export interface RetryCost {
   /** Attempts made, the first included. */
@@ -106,23 +80,6 @@ export interface RetryCost {
  * `spent` counts failed attempts made before this call for the same work,
  * as when a read resumes after an answer that brought almost nothing: they
  * use up retries and lengthen the waits as if made here.
- *
- * @example
- * ```ts
- * import { RetryPolicy, retrying } from "./retry.ts";
- * import { RepoHttpError } from "../base/errors.ts";
- * import { equal, rejects } from "node:assert/strict";
- * equal(await retrying(new RetryPolicy(), undefined, () => Promise.resolve(1)), 1);
- * await rejects(
- *   retrying(
- *     new RetryPolicy({ retries: 2, baseDelayMs: 1 }),
- *     undefined,
- *     () => Promise.reject(new RepoHttpError(503, "https://r.example/api")),
- *     (_error, cost) => new Error(`${cost.attempts} attempts`),
- *   ),
- *   /^Error: 3 attempts$/,
- * );
- * ```
  */
 export async function retrying<T>(
   policy: RetryPolicy,

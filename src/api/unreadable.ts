@@ -18,22 +18,6 @@ interface VersionsAndFiles {
  * The {@linkcode DeaccessionedError} for a dataset (`version` undefined) or
  * a version, naming the versions that remain readable: one request for the
  * list of versions. When that request fails, the error says so instead.
- *
- * @example
- * ```ts
- * import { deaccessionedError } from "./unreadable.ts";
- * import { RepoApi } from "./repo_api.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({
- *   files: { "a.txt": "draft" },
- *   versions: { "1.0": { "a.txt": "first" }, "2.0": { "a.txt": "second" } },
- *   deaccessioned: ["1.0"],
- * });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
- * const error = await deaccessionedError(api, emu.pid, "1.0");
- * deepStrictEqual(error.readableVersions, ["2.0", ":draft"]);
- * ```
  */
 export async function deaccessionedError(
   api: VersionsAndFiles,
@@ -54,21 +38,6 @@ export async function deaccessionedError(
  * The versions of a list of versions that can still be read, as the
  * `version` option takes them: numbered ones oldest first, then `:draft`
  * when there is a draft. Deaccessioned versions are left out.
- *
- * @example
- * ```ts
- * import { readableVersions } from "./unreadable.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(
- *   readableVersions([
- *     { versionState: "DRAFT" },
- *     { versionNumber: 2, versionMinorNumber: 0, versionState: "DEACCESSIONED" },
- *     { versionNumber: 1, versionMinorNumber: 10, versionState: "RELEASED" },
- *     { versionNumber: 1, versionMinorNumber: 2, versionState: "RELEASED" },
- *   ]),
- *   ["1.2", "1.10", ":draft"],
- * );
- * ```
  */
 export function readableVersions(versions: unknown[]): string[] {
   const numbered: [number, number][] = [];
@@ -97,25 +66,6 @@ export function readableVersions(versions: unknown[]): string[] {
  * {@linkcode RepoHttpError} 404 saying so, with the file's name and, when
  * the answer has it, its dataset's persistent id. Whatever else that
  * request gives, `error` stands.
- *
- * @example
- * ```ts
- * import { explainNotFound } from "./unreadable.ts";
- * import { RepoHttpError } from "../base/errors.ts";
- * import { filePid } from "../emulator/metadata.ts";
- * import { RepoApi } from "./repo_api.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello" }, filePids: true });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
- * const pid = filePid(emu.pid, emu.fileId("a.txt")); // the file's own DOI
- * const notFound = new RepoHttpError(404, `${api.base}/datasets/:persistentId/`);
- * const error = await explainNotFound(api, pid, notFound) as RepoHttpError;
- * strictEqual(
- *   error.detail,
- *   `${pid} is the persistent id of the file "a.txt", not of a dataset; the file's dataset is ${emu.pid}`,
- * );
- * ```
  */
 export async function explainNotFound(
   api: VersionsAndFiles,

@@ -21,19 +21,6 @@ const callbacksOf = new WeakMap<AbortSignal, Set<() => void>>();
  * throws does not stop the others, and its error is thrown from the
  * signal's one listener, as a listener's own error would be. Each call
  * needs a function of its own: adding one function twice adds it once.
- *
- * @example
- * ```ts
- * import { whenAborted } from "./abort_callbacks.ts";
- * import { deepEqual } from "node:assert/strict";
- * const controller = new AbortController();
- * const heard: string[] = [];
- * whenAborted(controller.signal, () => heard.push("first"));
- * const forget = whenAborted(controller.signal, () => heard.push("forgotten"));
- * forget();
- * controller.abort();
- * deepEqual(heard, ["first"]);
- * ```
  */
 export function whenAborted(
   signal: AbortSignal | undefined,
@@ -66,18 +53,6 @@ export function whenAborted(
  * `promise`, or the abort reason of the first of `signals` to abort while
  * it is pending: a wait that others share (the listing) goes on for them,
  * and its later failure is not left unhandled.
- *
- * @example
- * ```ts
- * import { abortable } from "./abort_callbacks.ts";
- * import { rejects, strictEqual } from "node:assert/strict";
- * const stop = new AbortController();
- * const never = new Promise<number>(() => {});
- * const waiting = abortable(never, undefined, stop.signal);
- * stop.abort(new Error("no longer wanted"));
- * await rejects(waiting, /no longer wanted/);
- * strictEqual(await abortable(Promise.resolve(7), new AbortController().signal), 7);
- * ```
  */
 export function abortable<T>(
   promise: Promise<T>,

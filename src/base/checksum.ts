@@ -12,7 +12,7 @@ import type { Checksum, FileInfo } from "./types.ts";
  *
  * @example
  * ```ts
- * import type { ChecksumKind } from "./checksum.ts";
+ * import { type ChecksumKind } from "@x/repo-fs";
  * const kind: ChecksumKind = "sha256";
  * ```
  */
@@ -29,33 +29,12 @@ const KINDS: Record<string, ChecksumKind> = {
  * The hash that computes a checksum of the listed `type` (`MD5`, `SHA-1`,
  * `SHA-256`, `SHA-512`, in any case, with or without the dash);
  * `undefined` for a type repo-fs cannot compute.
- *
- * @example
- * ```ts
- * import { checksumKind } from "./checksum.ts";
- * import { equal } from "node:assert/strict";
- * equal(checksumKind("SHA-1"), "sha1");
- * equal(checksumKind("md5"), "md5");
- * equal(checksumKind("UNF"), undefined);
- * ```
  */
 export function checksumKind(type: string): ChecksumKind | undefined {
   return KINDS[type.toUpperCase().replace("-", "")];
 }
 
-/**
- * The checksum a file is listed with: its `checksum`, else its `md5`.
- *
- * @example
- * ```ts
- * import { listedChecksum } from "./checksum.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(
- *   listedChecksum({ md5: "900150983cd24fb0d6963f7d28e17f72" }),
- *   { type: "MD5", value: "900150983cd24fb0d6963f7d28e17f72" },
- * );
- * ```
- */
+/** The checksum a file is listed with: its `checksum`, else its `md5`. */
 export function listedChecksum(
   file: Pick<FileInfo, "checksum" | "md5">,
 ): Checksum | undefined {

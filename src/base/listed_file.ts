@@ -7,15 +7,7 @@
 
 import type { Checksum } from "./types.ts";
 
-/**
- * A file as the listing gives it, before it becomes a table entry.
- *
- * @example
- * ```ts
- * import type { ListedFile } from "./listed_file.ts";
- * const file: ListedFile = { path: "climate.zarr/.zgroup", id: 7, size: 24 };
- * ```
- */
+/** A file as the listing gives it, before it becomes a table entry. */
 export interface ListedFile {
   /** `<directoryLabel>/<filename>` as listed, not yet normalised. */
   path: string;
@@ -46,19 +38,6 @@ export interface ListedFile {
  * path, size and media type, read with `format=original`, its bytes exact
  * (no longer `tabular`). A file without a listed original is returned as
  * it is.
- *
- * @example
- * ```ts
- * import { asOriginal } from "./listed_file.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const archival = {
- *   path: "d/t.tab", id: 8, size: 4, contentType: "text/tab-separated-values", tabular: true,
- *   original: { path: "d/t.csv", size: 9, contentType: "text/csv" },
- * };
- * deepStrictEqual(asOriginal(archival), {
- *   path: "d/t.csv", id: 8, size: 9, contentType: "text/csv", format: "original",
- * });
- * ```
  */
 export function asOriginal(file: ListedFile): ListedFile {
   const { original, tabular: _tabular, contentType: _type, ...rest } = file;

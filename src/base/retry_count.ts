@@ -11,29 +11,12 @@ let retries = 0;
 /**
  * Retries this thread has backed off for so far (rate limits, 5xx,
  * dropped or stalled connections), any request.
- *
- * @example
- * ```ts
- * import { countRetry, retriesSoFar } from "./retry_count.ts";
- * import { strictEqual } from "node:assert/strict";
- * const before = retriesSoFar();
- * countRetry();
- * strictEqual(retriesSoFar(), before + 1);
- * ```
  */
 export function retriesSoFar(): number {
   return retries;
 }
 
-/**
- * Counts one retry; the retry policy calls it before each backoff.
- *
- * @example
- * ```ts
- * import { countRetry } from "./retry_count.ts";
- * countRetry();
- * ```
- */
+/** Counts one retry; the retry policy calls it before each backoff. */
 export function countRetry(): void {
   retries++;
 }

@@ -15,14 +15,6 @@ const secrets = new Set<string>();
  * Adds `secret` to the values {@linkcode redact} blanks out, for the rest of
  * this thread's life: as given, as sent in a header, JSON-escaped and
  * percent-encoded.
- *
- * @example
- * ```ts
- * import { hideSecret, redact } from "./secrets.ts";
- * import { strictEqual } from "node:assert/strict";
- * hideSecret("s3cret-for-the-example");
- * strictEqual(redact("Bad API key s3cret-for-the-example"), "Bad API key ***");
- * ```
  */
 export function hideSecret(secret: string): void {
   const sent = httpTrimmed(secret);
@@ -40,29 +32,12 @@ export function hideSecret(secret: string): void {
 /**
  * `value` without the whitespace HTTP strips from a header value's ends
  * (spaces, tabs, CR, LF): what `fetch` sends for it.
- *
- * @example
- * ```ts
- * import { httpTrimmed } from "./secrets.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(httpTrimmed(" tok-1\r\n"), "tok-1");
- * strictEqual(httpTrimmed("tok\u00a0"), "tok\u00a0"); // not HTTP whitespace
- * ```
  */
 export function httpTrimmed(value: string): string {
   return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
 }
 
-/**
- * `text` with every hidden secret replaced by `***`.
- *
- * @example
- * ```ts
- * import { redact } from "./secrets.ts";
- * import { equal } from "node:assert/strict";
- * equal(redact("nothing secret here"), "nothing secret here");
- * ```
- */
+/** `text` with every hidden secret replaced by `***`. */
 export function redact(text: string): string {
   let clean = text;
   for (const secret of secrets) clean = clean.replaceAll(secret, "***");
@@ -72,19 +47,6 @@ export function redact(text: string): string {
 /**
  * `logger` with every line passed through {@linkcode redact} first: lines
  * quote listing entries and servers' words, which may hold the token.
- *
- * @example
- * ```ts
- * import { hideSecret, redactingLogger } from "./secrets.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * hideSecret("tok-for-the-logger-example");
- * const lines: string[] = [];
- * const logger = redactingLogger({
- *   debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m),
- * });
- * logger.warn('Listing entry "../tok-for-the-logger-example" left out');
- * deepStrictEqual(lines, ['Listing entry "../***" left out']);
- * ```
  */
 export function redactingLogger(logger: Logger): Logger {
   return {
@@ -103,15 +65,6 @@ const SOUGHT_CHARS = 8;
 /**
  * Whether `text` holds a hidden secret of 8 characters or more, as given or
  * percent-encoded: a URL that does must not be sent on, nor kept.
- *
- * @example
- * ```ts
- * import { hideSecret, holdsSecret } from "./secrets.ts";
- * import { strictEqual } from "node:assert/strict";
- * hideSecret("tok/en-for-the-example");
- * strictEqual(holdsSecret("https://s3.example/b/k?key=tok%2fen-for-the-example"), true);
- * strictEqual(holdsSecret("https://s3.example/b/k"), false);
- * ```
  */
 export function holdsSecret(text: string): boolean {
   let plain: string | undefined;

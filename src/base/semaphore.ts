@@ -10,16 +10,6 @@ import { whenAborted } from "./abort_callbacks.ts";
 /**
  * Limits how many tasks run at once; extra callers wait in FIFO order. A
  * waiter whose signal aborts leaves the queue without taking a place.
- *
- * @example
- * ```ts
- * import { Semaphore } from "./semaphore.ts";
- * import { equal, ok } from "node:assert/strict";
- * const heads = new Semaphore(3);
- * const { value, waitedMs } = await heads.run(() => Promise.resolve(42));
- * equal(value, 42);
- * ok(waitedMs >= 0);
- * ```
  */
 export class Semaphore {
   readonly #waiting = new Set<() => void>();
@@ -39,16 +29,6 @@ export class Semaphore {
    * Takes a place, waiting for one if none is free; resolves to the function
    * that gives it back. Aborting `signal` while waiting rejects with its
    * reason and takes no place.
-   *
-   * @example
-   * ```ts
-   * import { Semaphore } from "./semaphore.ts";
-   * import { rejects } from "node:assert/strict";
-   * const one = new Semaphore(1);
-   * const release = await one.acquire();
-   * await rejects(one.acquire(AbortSignal.abort(new Error("gave up"))), /gave up/);
-   * release();
-   * ```
    */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);

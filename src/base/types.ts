@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import type { FileInfo } from "./types.ts";
+ * import { type FileInfo } from "@x/repo-fs";
  * const info: FileInfo = { name: "climate.zarr/.zgroup", type: "file", size: 24, id: 7 };
  * ```
  */
@@ -57,7 +57,7 @@ export interface FileInfo {
  *
  * @example
  * ```ts
- * import type { Checksum } from "./types.ts";
+ * import { type Checksum } from "@x/repo-fs";
  * const sha1: Checksum = { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" };
  * ```
  */
@@ -76,7 +76,7 @@ export interface Checksum {
  *
  * @example
  * ```ts
- * import type { TabularView } from "./types.ts";
+ * import { type TabularView } from "@x/repo-fs";
  * const view: TabularView = "original";
  * ```
  */
@@ -87,7 +87,7 @@ export type TabularView = "archival" | "original";
  *
  * @example
  * ```ts
- * import type { Logger } from "./types.ts";
+ * import { type Logger } from "@x/repo-fs";
  * const logger: Logger = console;
  * ```
  */
@@ -106,7 +106,7 @@ export interface Logger {
  *
  * @example
  * ```ts
- * import type { RetryOptions } from "./types.ts";
+ * import { type RetryOptions } from "@x/repo-fs";
  * const quick: RetryOptions = { retries: 2, baseDelayMs: 10, maxDelayMs: 100 };
  * ```
  */
@@ -124,7 +124,7 @@ export interface RetryOptions {
  *
  * @example
  * ```ts
- * import type { RepoFsOptions } from "./types.ts";
+ * import { type RepoFsOptions } from "@x/repo-fs";
  * const options: RepoFsOptions = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" };
  * ```
  */

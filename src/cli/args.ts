@@ -16,18 +16,7 @@ import {
   type OptionSpec,
 } from "./spec.ts";
 
-/**
- * Bad usage: the message is one line, and the exit status is 2.
- *
- * @example
- * ```ts
- * import { UsageError } from "./args.ts";
- * import { strictEqual } from "node:assert/strict";
- * const error = new UsageError("missing PATH", "info");
- * strictEqual(error.command, "info");
- * strictEqual(error.name, "UsageError");
- * ```
- */
+/** Bad usage: the message is one line, and the exit status is 2. */
 export class UsageError extends Error {
   /** The command whose help to point at, if known. */
   readonly command?: string;
@@ -43,20 +32,7 @@ export class UsageError extends Error {
   }
 }
 
-/**
- * A parsed command line.
- *
- * @example
- * ```ts
- * import { parseCommandLine } from "./args.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * const line = parseCommandLine(["--host", "h", "ls", "a", "--json"]);
- * strictEqual(line.command?.name, "ls");
- * deepStrictEqual(line.positionals, ["a"]);
- * strictEqual(line.values.host, "h");
- * strictEqual(line.values.json, true);
- * ```
- */
+/** A parsed command line. */
 export interface CommandLine {
   /** The command; `undefined` only when help for the tool was asked. */
   command?: CommandSpec;
@@ -73,16 +49,6 @@ export interface CommandLine {
  * command; a negative number may follow an integer option as its own word
  * (`--start -10`); a leading `--`, which `deno task cli -- ...` passes on,
  * is dropped.
- *
- * @example
- * ```ts
- * import { parseCommandLine, UsageError } from "./args.ts";
- * import { strictEqual, throws } from "node:assert/strict";
- * strictEqual(parseCommandLine(["cat", "a.bin", "--start", "-10"]).values.start, "-10");
- * strictEqual(parseCommandLine(["help", "get"]).help, true);
- * throws(() => parseCommandLine(["ls", "--nope"]), UsageError);
- * throws(() => parseCommandLine(["info"]), { message: "info: missing argument PATH" });
- * ```
  */
 export function parseCommandLine(args: readonly string[]): CommandLine {
   const words = joinNegativeNumbers(args[0] === "--" ? args.slice(1) : args);
@@ -125,19 +91,6 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
 /**
  * An integer option's value: `undefined` when absent, else checked to be
  * an integer within `min`..`max`.
- *
- * @example
- * ```ts
- * import { integerOption, parseCommandLine } from "./args.ts";
- * import { strictEqual, throws } from "node:assert/strict";
- * const line = parseCommandLine(["find", "--maxdepth", "2"]);
- * strictEqual(integerOption(line, "maxdepth", { min: 1 }), 2);
- * strictEqual(integerOption(parseCommandLine(["find"]), "maxdepth"), undefined);
- * throws(
- *   () => integerOption(parseCommandLine(["find", "--maxdepth", "0"]), "maxdepth", { min: 1 }),
- *   { message: "--maxdepth must be >= 1, got 0" },
- * );
- * ```
  */
 export function integerOption(
   line: CommandLine,
@@ -162,17 +115,7 @@ export function integerOption(
   return value;
 }
 
-/**
- * A string option's value, `undefined` when absent.
- *
- * @example
- * ```ts
- * import { parseCommandLine, stringOption } from "./args.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(stringOption(parseCommandLine(["--pid", "doi:1/2", "ls"]), "pid"), "doi:1/2");
- * strictEqual(stringOption(parseCommandLine(["ls"]), "pid"), undefined);
- * ```
- */
+/** A string option's value, `undefined` when absent. */
 export function stringOption(
   line: CommandLine,
   name: string,

@@ -13,27 +13,6 @@ import { INTERRUPTED, stopSignal } from "./signals.ts";
  * `cat PATH [--start N] [--end N]`: a whole file is streamed one network
  * chunk at a time; a range (end exclusive, negatives from the end) is read
  * at once. SIGINT or SIGTERM stops the read: exit status 130.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { parseCommandLine } from "./args.ts";
- * import { cat } from "./cat.ts";
- * import { Context } from "./context.ts";
- * import { Output } from "./io.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello, world" } });
- * const out = new Output();
- * let written = "";
- * out.bytes = async (bytes) => { written += new TextDecoder().decode(bytes); }; // instead of stdout
- * const line = (...options: string[]) =>
- *   parseCommandLine(["--host", emu.host, "--pid", emu.pid, "cat", "a.txt", ...options]);
- * strictEqual(await cat(new Context(line(), out)), 0);
- * strictEqual(written, "hello, world"); // streamed whole
- * written = "";
- * strictEqual(await cat(new Context(line("--start", "-5"), out)), 0);
- * strictEqual(written, "world"); // a range, counted from the end
- * ```
  */
 export async function cat(context: Context): Promise<number> {
   const start = integerOption(context.line, "start");

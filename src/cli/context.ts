@@ -25,21 +25,7 @@ const TOKEN_VARIABLE = "REPO_API_TOKEN";
 /** The environment variable the coordinator is read from when `--coordinator` is not given. */
 const COORDINATOR_VARIABLE = "REPO_FS_COORDINATOR";
 
-/**
- * One run of one command.
- *
- * @example
- * ```ts
- * import { Context } from "./context.ts";
- * import { parseCommandLine } from "./args.ts";
- * import { Output } from "./io.ts";
- * import { strictEqual, throws } from "node:assert/strict";
- * const context = new Context(parseCommandLine(["--json", "ls", "data"]), new Output());
- * strictEqual(context.json, true);
- * strictEqual(context.arg(0), "data");
- * throws(() => context.host(), { name: "UsageError", message: "ls needs --host" });
- * ```
- */
+/** One run of one command. */
 export class Context {
   /** The parsed command line. */
   readonly line: CommandLine;

@@ -21,16 +21,7 @@ import { errorMessage } from "../base/errors.ts";
 import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
-/**
- * What happened to one file.
- *
- * @example
- * ```ts
- * import type { Outcome } from "./download.ts";
- * const done: Outcome = { path: "a.txt", status: "downloaded", bytes: 3, verified: "sha256" };
- * const bad: Outcome = { path: "../x", status: "failed", error: "refused", refused: true };
- * ```
- */
+/** What happened to one file. */
 export type Outcome =
   | {
     path: string;
@@ -41,21 +32,7 @@ export type Outcome =
   | { path: string; status: "skipped"; bytes: number }
   | { path: string; status: "failed"; error: string; refused: boolean };
 
-/**
- * Options of a download run.
- *
- * @example
- * ```ts
- * import type { DownloadOptions } from "./download.ts";
- * const options: DownloadOptions = {
- *   parallel: 8,
- *   resume: false,
- *   signal: new AbortController().signal,
- *   onBytes: () => {},
- *   onOutcome: (outcome) => console.log(outcome.status, outcome.path),
- * };
- * ```
- */
+/** Options of a download run. */
 export interface DownloadOptions {
   /** Files streamed at once (>= 1). */
   parallel: number;
@@ -73,39 +50,6 @@ export interface DownloadOptions {
  * Downloads `files` below `root`, `parallel` at a time. Resolves to the
  * outcomes of the files that were finished, in `files` order; when the
  * signal aborts, the files in flight and those not started have none.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { RepoFs, RepoFsPool } from "../../mod.ts";
- * import { downloadAll, type DownloadOptions } from "./download.ts";
- * import { OutputRoot } from "./safe_path.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello", "d/b.txt": "world" } });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * await using pool = new RepoFsPool(fs, { workers: 1 });
- * const files = await Promise.all((await fs.find("")).map((path) => fs.info(path)));
- * const options: DownloadOptions = {
- *   parallel: 2,
- *   resume: false,
- *   signal: new AbortController().signal,
- *   onBytes() {},
- *   onOutcome() {},
- * };
- * const dir = await Deno.makeTempDir();
- * try {
- *   const root = await OutputRoot.open(dir);
- *   deepStrictEqual(await downloadAll(pool, root, files, options), [
- *     { path: "a.txt", status: "downloaded", bytes: 5, verified: "md5" },
- *     { path: "d/b.txt", status: "downloaded", bytes: 5, verified: "md5" },
- *   ]);
- *   strictEqual(await Deno.readTextFile(`${dir}/d/b.txt`), "world");
- *   const again = await downloadAll(pool, root, files, { ...options, resume: true });
- *   deepStrictEqual(again.map((outcome) => outcome.status), ["skipped", "skipped"]);
- * } finally {
- *   await Deno.remove(dir, { recursive: true });
- * }
- * ```
  */
 export async function downloadAll(
   pool: RepoFsPool,
@@ -133,42 +77,7 @@ export async function downloadAll(
   return outcomes.filter((outcome) => outcome !== undefined);
 }
 
-/**
- * Downloads one file below `root`; `undefined` when the signal aborted it.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { RepoFs, RepoFsPool } from "../../mod.ts";
- * import { downloadFile, type DownloadOptions } from "./download.ts";
- * import { OutputRoot } from "./safe_path.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * await using pool = new RepoFsPool(fs, { workers: 1 });
- * const options: DownloadOptions = {
- *   parallel: 1,
- *   resume: false,
- *   signal: new AbortController().signal,
- *   onBytes() {},
- *   onOutcome() {},
- * };
- * const dir = await Deno.makeTempDir();
- * try {
- *   const root = await OutputRoot.open(dir);
- *   deepStrictEqual(
- *     await downloadFile(pool, root, await fs.info("a.txt"), options),
- *     { path: "a.txt", status: "downloaded", bytes: 5, verified: "md5" },
- *   );
- *   deepStrictEqual(
- *     await downloadFile(pool, root, { name: "../x", type: "file", size: 1 }, options),
- *     { path: "../x", status: "failed", error: 'it has a ".." segment', refused: true },
- *   );
- * } finally {
- *   await Deno.remove(dir, { recursive: true });
- * }
- * ```
- */
+/** Downloads one file below `root`; `undefined` when the signal aborted it. */
 export async function downloadFile(
   pool: RepoFsPool,
   root: OutputRoot,
@@ -200,32 +109,6 @@ export async function downloadFile(
  * the listing has them, the size alone when no checksum is listed. A file
  * that could not be verified (neither listed, a checksum of a type that
  * cannot be computed) is never taken as complete; nor is a symlink.
- *
- * @example
- * ```ts
- * import type { FileInfo } from "../../mod.ts";
- * import { isComplete } from "./download.ts";
- * import { strictEqual } from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * try {
- *   const target = `${dir}/a.txt`;
- *   await Deno.writeTextFile(target, "hello");
- *   const signal = new AbortController().signal;
- *   const listed: FileInfo = {
- *     name: "a.txt",
- *     type: "file",
- *     size: 5,
- *     checksum: { type: "MD5", value: "5d41402abc4b2a76b9719d911017c592" },
- *   };
- *   strictEqual(await isComplete(target, listed, signal), true);
- *   const changed = { ...listed, checksum: { type: "MD5", value: "0".repeat(32) } };
- *   strictEqual(await isComplete(target, changed, signal), false);
- *   strictEqual(await isComplete(target, { name: "a.txt", type: "file", size: 5 }, signal), true); // the size alone
- *   strictEqual(await isComplete(target, { name: "a.txt", type: "file", size: null }, signal), false); // nothing to check
- * } finally {
- *   await Deno.remove(dir, { recursive: true });
- * }
- * ```
  */
 export async function isComplete(
   target: string,

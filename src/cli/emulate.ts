@@ -15,16 +15,6 @@ import { onStopSignal } from "./signals.ts";
  * `emulate DIR [--port N]`: starts the emulator over `DIR`, prints the
  * `--host` and `--pid` to use (one JSON object with `--json`), waits for
  * SIGINT or SIGTERM, then closes the servers.
- *
- * @example
- * ```ts ignore
- * import { parseCommandLine } from "./args.ts";
- * import { Context } from "./context.ts";
- * import { emulate } from "./emulate.ts";
- * import { Output } from "./io.ts";
- * const line = parseCommandLine(["emulate", "my-dataset", "--port", "8080"]);
- * const status = await emulate(new Context(line, new Output())); // 0, after Ctrl-C or SIGTERM
- * ```
  */
 export async function emulate(context: Context): Promise<number> {
   const port = integerOption(context.line, "port", { min: 0, max: 65535 });

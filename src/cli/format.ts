@@ -13,16 +13,6 @@ const UNITS = ["KiB", "MiB", "GiB", "TiB", "PiB"];
 
 /**
  * A byte count for people: `512 B`, `1.5 KiB`, `12.0 MiB`; `?` when unknown.
- *
- * @example
- * ```ts
- * import { formatSize } from "./format.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(formatSize(512), "512 B");
- * strictEqual(formatSize(1536), "1.5 KiB");
- * strictEqual(formatSize(12 * 1024 * 1024), "12.0 MiB");
- * strictEqual(formatSize(null), "?");
- * ```
  */
 export function formatSize(bytes: number | null): string {
   if (bytes === null) return "?";
@@ -36,17 +26,7 @@ export function formatSize(bytes: number | null): string {
   return `${value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-/**
- * Seconds as `m:ss` (or `h:mm:ss` from an hour on).
- *
- * @example
- * ```ts
- * import { formatDuration } from "./format.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(formatDuration(65), "1:05");
- * strictEqual(formatDuration(3725), "1:02:05");
- * ```
- */
+/** Seconds as `m:ss` (or `h:mm:ss` from an hour on). */
 export function formatDuration(seconds: number): string {
   const total = Math.max(0, Math.round(seconds));
   const h = Math.floor(total / 3600);
@@ -58,18 +38,6 @@ export function formatDuration(seconds: number): string {
 /**
  * Why a file may not be readable: `restricted`, or `embargoed until
  * <date>`; `undefined` for a file anyone may read.
- *
- * @example
- * ```ts
- * import { accessNote } from "./format.ts";
- * import { equal } from "node:assert/strict";
- * equal(accessNote({ name: "a", type: "file", size: 1, restricted: true }), "restricted");
- * equal(
- *   accessNote({ name: "a", type: "file", size: 1, restricted: true, embargoedUntil: "2999-01-01" }),
- *   "embargoed until 2999-01-01",
- * );
- * equal(accessNote({ name: "a", type: "file", size: 1 }), undefined);
- * ```
  */
 export function accessNote(info: FileInfo): string | undefined {
   if (info.embargoedUntil !== undefined) {
@@ -82,17 +50,6 @@ export function accessNote(info: FileInfo): string | undefined {
  * `ls` output: one line per entry, the size right-aligned (`-` for a
  * directory), then the full dataset path, directories ending in `/`, and
  * for a restricted or embargoed file its {@linkcode accessNote}.
- *
- * @example
- * ```ts
- * import { lsLines } from "./format.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(lsLines([
- *   { name: "data", type: "directory", size: 0 },
- *   { name: "README.md", type: "file", size: 18 },
- *   { name: "secret.csv", type: "file", size: 7, restricted: true },
- * ]), ["     -  data/", "  18 B  README.md", "   7 B  secret.csv  (restricted)"]);
- * ```
  */
 export function lsLines(entries: readonly FileInfo[]): string[] {
   const sizes = entries.map((e) =>
@@ -107,22 +64,7 @@ export function lsLines(entries: readonly FileInfo[]): string[] {
   });
 }
 
-/**
- * `info` output: one `field: value` line per field the entry has.
- *
- * @example
- * ```ts
- * import { infoLines } from "./format.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(infoLines({ name: "a.txt", type: "file", size: 2048, id: 7 }), [
- *   "name:         a.txt", "type:         file", "size:         2048 (2.0 KiB)", "id:           7",
- * ]);
- * deepStrictEqual(
- *   infoLines({ name: "b", type: "file", size: 3, checksum: { type: "SHA-1", value: "a999" }, restricted: true }).slice(3),
- *   ["checksum:     SHA-1 a999", "access:       restricted"],
- * );
- * ```
- */
+/** `info` output: one `field: value` line per field the entry has. */
 export function infoLines(info: FileInfo): string[] {
   const rows: [string, string][] = [
     ["name", info.name === "" ? "(dataset root)" : displayPath(info.name)],

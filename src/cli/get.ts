@@ -31,15 +31,7 @@ import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;
 
-/**
- * One file that did not arrive, in the summary.
- *
- * @example
- * ```ts
- * import type { Failure } from "./get.ts";
- * const failure: Failure = { path: "../x", error: 'it has a ".." segment', refused: true };
- * ```
- */
+/** One file that did not arrive, in the summary. */
 export interface Failure {
   /** The dataset path (as listed). */
   path: string;
@@ -59,26 +51,6 @@ export interface Failure {
  * or a pattern matched nothing, 130 when
  * interrupted by SIGINT or SIGTERM: the downloads in flight are stopped,
  * their temporary files removed, and one line says how far it got.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { parseCommandLine } from "./args.ts";
- * import { Context } from "./context.ts";
- * import { get } from "./get.ts";
- * import { Output } from "./io.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "data/a.csv": "x,y\n", "README.md": "# hi" } });
- * const dir = await Deno.makeTempDir();
- * try {
- *   const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "get", "data", "--out", dir]);
- *   strictEqual(await get(new Context(line, new Output())), 0); // a summary line on stdout
- *   strictEqual(await Deno.readTextFile(`${dir}/data/a.csv`), "x,y\n");
- *   deepStrictEqual(await Array.fromAsync(Deno.readDir(dir), (entry) => entry.name), ["data"]);
- * } finally {
- *   await Deno.remove(dir, { recursive: true });
- * }
- * ```
  */
 export async function get(context: Context): Promise<number> {
   const { line, out } = context;

@@ -21,18 +21,6 @@ const TERMINAL_CONTROL = /(?![\n\t])[\p{Cc}\p{Bidi_Control}]/gu;
  * The process's output streams. Secrets are blanked out of text on both,
  * and control characters in what goes to stderr (a server's message, say)
  * are shown as `\u` escapes, never acted on by the terminal.
- *
- * @example
- * ```ts
- * import { Output } from "./io.ts";
- * import { strictEqual } from "node:assert/strict";
- * const out = new Output();
- * out.hide("s3cret");
- * await out.print("listing done"); // stdout
- * strictEqual(out.redact("token s3cret refused"), "token *** refused");
- * out.error("token s3cret refused"); // stderr gets "repo-fs: token *** refused"
- * out.error("not found\x1b]0;pwned\x07"); // stderr gets "repo-fs: not found\u001b]0;pwned\u0007"
- * ```
  */
 export class Output {
   #progressShown = false;
@@ -136,14 +124,6 @@ export class Output {
  * plain text, JSON-quoted (and bidirectional overrides escaped) when it holds
  * control or text-direction characters: a hostile listing could otherwise
  * move the cursor, clear the screen or show a name backwards.
- *
- * @example
- * ```ts
- * import { displayPath } from "./io.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(displayPath("a/b.txt"), "a/b.txt");
- * strictEqual(displayPath("a\u001b[2J"), '"a\\u001b[2J"');
- * ```
  */
 export function displayPath(path: string): string {
   return UNSHOWABLE.test(path) ? quotePath(path) : path;
@@ -152,14 +132,6 @@ export function displayPath(path: string): string {
 /**
  * A dataset path in double quotes with JSON escapes, control and
  * text-direction characters included, for messages.
- *
- * @example
- * ```ts
- * import { quotePath } from "./io.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(quotePath("a/b.txt"), '"a/b.txt"');
- * strictEqual(quotePath("x\u202etxt.exe"), '"x\\u202etxt.exe"');
- * ```
  */
 export function quotePath(path: string): string {
   return JSON.stringify(path).replace(RAW_AFTER_JSON, unicodeEscape);

@@ -38,8 +38,8 @@ const RUNNERS: Record<string, (context: Context) => Promise<number>> = {
  *
  * @example
  * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { main } from "./main.ts";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { main } from "@x/repo-fs/cli";
  * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
  * strictEqual(await main(["--host", emu.host, "--pid", emu.pid, "ls"]), 0); // lists a.txt on stdout

@@ -12,15 +12,7 @@ import type { Output } from "./io.ts";
 const REDRAW_MS = 100;
 const BAR_WIDTH = 20;
 
-/**
- * What the progress line shows.
- *
- * @example
- * ```ts
- * import type { ProgressState } from "./progress.ts";
- * const state: ProgressState = { files: 3, totalFiles: 10, bytes: 1024, totalBytes: 4096, seconds: 2 };
- * ```
- */
+/** What the progress line shows. */
 export interface ProgressState {
   /** Files finished (downloaded, skipped or failed). */
   files: number;
@@ -34,21 +26,7 @@ export interface ProgressState {
   seconds: number;
 }
 
-/**
- * The progress line for a state, cut to `columns` characters.
- *
- * @example
- * ```ts
- * import { progressLine } from "./progress.ts";
- * import { strictEqual } from "node:assert/strict";
- * const state = { files: 3, totalFiles: 10, bytes: 2048, totalBytes: 4096, seconds: 2 };
- * strictEqual(
- *   progressLine(state),
- *   "[##########----------] 3/10 files  2.0 KiB/4.0 KiB  1.0 KiB/s  ETA 0:02",
- * );
- * strictEqual(progressLine(state, 21), "[##########----------");
- * ```
- */
+/** The progress line for a state, cut to `columns` characters. */
 export function progressLine(state: ProgressState, columns = 100): string {
   const { files, totalFiles, bytes, totalBytes, seconds } = state;
   const fraction = totalBytes > 0
@@ -73,21 +51,6 @@ export function progressLine(state: ProgressState, columns = 100): string {
 /**
  * Counts a run and redraws the line. Created with `out` undefined, it
  * counts without drawing.
- *
- * @example
- * ```ts
- * import { Output } from "./io.ts";
- * import { Progress } from "./progress.ts";
- * import { ok } from "node:assert/strict";
- * const out = new Output();
- * const drawn: string[] = [];
- * out.progress = (line) => { drawn.push(line); }; // instead of the terminal
- * const progress = new Progress(out, 2, 10);
- * progress.add(10);
- * ok(drawn[0].startsWith("[####################] 0/2 files  10 B/10 B "));
- * progress.fileDone();
- * progress.finish();
- * ```
  */
 export class Progress {
   readonly #out?: Output;

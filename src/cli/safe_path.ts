@@ -20,18 +20,7 @@ const DRIVE_LETTER = /^[A-Za-z]:/;
 const LONGEST_NAME_BYTES = 255;
 const encoder = new TextEncoder();
 
-/**
- * A dataset path that `get` refuses to write.
- *
- * @example
- * ```ts
- * import { UnsafePathError } from "./safe_path.ts";
- * import { strictEqual } from "node:assert/strict";
- * const error = new UnsafePathError("../x", 'it has a ".." segment');
- * strictEqual(error.message, 'refused "../x": it has a ".." segment');
- * strictEqual(error.reason, 'it has a ".." segment');
- * ```
- */
+/** A dataset path that `get` refuses to write. */
 export class UnsafePathError extends Error {
   /** The dataset path as listed. */
   readonly path: string;
@@ -57,18 +46,6 @@ export class UnsafePathError extends Error {
  * `.` or `..` segment, no segment starting with a drive letter (`C:`), and
  * no name longer than file systems take (255 bytes): such a file would be
  * downloaded whole for nothing.
- *
- * @example
- * ```ts
- * import { unsafePathReason } from "./safe_path.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(unsafePathReason("climate.zarr/.zgroup"), undefined);
- * strictEqual(unsafePathReason("../../etc/passwd"), 'it has a ".." segment');
- * strictEqual(unsafePathReason("/etc/passwd"), "it is absolute (starts with /)");
- * strictEqual(unsafePathReason("C:evil"), "it has a drive letter");
- * strictEqual(unsafePathReason("a\u001b[2J"), "it has a control character");
- * strictEqual(unsafePathReason(`d/${"x".repeat(256)}`), "it has a name of 256 bytes, longer than file systems take (255)");
- * ```
  */
 export function unsafePathReason(path: string): string | undefined {
   if (path.includes("\\")) return "it has a backslash";
@@ -88,18 +65,7 @@ export function unsafePathReason(path: string): string | undefined {
   return undefined;
 }
 
-/**
- * Whether `path` is `root` or below it; both absolute.
- *
- * @example
- * ```ts
- * import { isInside } from "./safe_path.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(isInside("/data/out", "/data/out/a/b"), true);
- * strictEqual(isInside("/data/out", "/data/out"), true);
- * strictEqual(isInside("/data/out", "/data/outside"), false);
- * ```
- */
+/** Whether `path` is `root` or below it; both absolute. */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" ||
@@ -109,24 +75,6 @@ export function isInside(root: string, path: string): boolean {
 /**
  * Where dataset paths land below one output folder. Create it with
  * {@linkcode OutputRoot.open}, which resolves the folder's own symlinks.
- *
- * @example
- * ```ts
- * import { OutputRoot, UnsafePathError } from "./safe_path.ts";
- * import { join } from "node:path";
- * import { rejects, strictEqual } from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * try {
- *   const root = await OutputRoot.open(dir);
- *   const target = await root.prepare("a/b.txt");
- *   strictEqual(target, join(root.path, "a", "b.txt"));
- *   strictEqual((await Deno.stat(join(root.path, "a"))).isDirectory, true); // created
- *   await Deno.writeTextFile(target, "hello");
- *   await rejects(root.prepare("../b.txt"), UnsafePathError);
- * } finally {
- *   await Deno.remove(dir, { recursive: true });
- * }
- * ```
  */
 export class OutputRoot {
   /** The output folder, absolute and free of symlinks. */

@@ -12,15 +12,7 @@ import { normalizePath } from "../tree/paths.ts";
 import type { RepoFs } from "../repo_fs.ts";
 import type { FileInfo } from "../base/types.ts";
 
-/**
- * A file `get` will not fetch, and why.
- *
- * @example
- * ```ts
- * import type { Refusal } from "./select.ts";
- * const refusal: Refusal = { path: "../../etc/passwd", reason: 'it has a ".." segment' };
- * ```
- */
+/** A file `get` will not fetch, and why. */
 export interface Refusal {
   /** The path as the listing gives it. */
   path: string;
@@ -28,15 +20,7 @@ export interface Refusal {
   reason: string;
 }
 
-/**
- * The outcome of matching the patterns against the dataset.
- *
- * @example
- * ```ts
- * import type { Selection } from "./select.ts";
- * const empty: Selection = { files: [], refused: [], unmatched: ["*.nc"] };
- * ```
- */
+/** The outcome of matching the patterns against the dataset. */
 export interface Selection {
   /** Matching files, each once, sorted by path. */
   files: FileInfo[];
@@ -51,34 +35,6 @@ export interface Selection {
  * or a plain path; each matched directory stands for all files below it;
  * `/` (or an empty pattern) is the whole dataset. A bad pattern (a `..`
  * segment, `**` inside a name) is a `TypeError`.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { RepoFs } from "../../mod.ts";
- * import { selectFiles } from "./select.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({
- *   files: {
- *     "climate.zarr/.zgroup": "{}",
- *     "climate.zarr/t/.zarray": "{}",
- *     "README.md": "# hi",
- *     "notes.txt": "n",
- *   },
- *   entries: [{ directoryLabel: "..", filename: "x.txt", file: "evil" }],
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const { files, refused, unmatched } = await selectFiles(fs, ["climate.zarr", "*.md", "*.nc"]);
- * deepStrictEqual(files.map((file) => file.name), [
- *   "README.md",
- *   "climate.zarr/.zgroup",
- *   "climate.zarr/t/.zarray",
- * ]);
- * deepStrictEqual(refused, []);
- * deepStrictEqual(unmatched, ["*.nc"]);
- * const everything = await selectFiles(fs, ["/"]); // the listing's "../x.txt" included
- * deepStrictEqual(everything.refused.map((refusal) => refusal.path), ["../x.txt"]);
- * ```
  */
 export async function selectFiles(
   fs: RepoFs,

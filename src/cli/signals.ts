@@ -6,29 +6,12 @@
  * @module
  */
 
-/**
- * Exit status of a run stopped by a stop signal, as shells report Ctrl-C.
- *
- * @example
- * ```ts
- * import { INTERRUPTED } from "./signals.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(INTERRUPTED, 130);
- * ```
- */
+/** Exit status of a run stopped by a stop signal, as shells report Ctrl-C. */
 export const INTERRUPTED = 130;
 
 /**
  * Calls `handler` on SIGINT or SIGTERM until the returned function is
  * called, which removes the listeners.
- *
- * @example
- * ```ts
- * import { onStopSignal } from "./signals.ts";
- * const controller = new AbortController();
- * const dispose = onStopSignal(() => controller.abort());
- * dispose();
- * ```
  */
 export function onStopSignal(handler: () => void): () => void {
   const signals: Deno.Signal[] = Deno.build.os === "windows"
@@ -40,17 +23,7 @@ export function onStopSignal(handler: () => void): () => void {
   };
 }
 
-/**
- * An `AbortSignal` that SIGINT or SIGTERM aborts, until disposed.
- *
- * @example
- * ```ts
- * import { stopSignal } from "./signals.ts";
- * import { strictEqual } from "node:assert/strict";
- * using stop = stopSignal();
- * strictEqual(stop.signal.aborted, false); // until Ctrl-C or SIGTERM
- * ```
- */
+/** An `AbortSignal` that SIGINT or SIGTERM aborts, until disposed. */
 export function stopSignal(): { signal: AbortSignal } & Disposable {
   const controller = new AbortController();
   const dispose = onStopSignal(() =>

@@ -5,15 +5,7 @@
  * @module
  */
 
-/**
- * One `--option`.
- *
- * @example
- * ```ts
- * import type { OptionSpec } from "./spec.ts";
- * const maxdepth: OptionSpec = { type: "string", value: "N", integer: true, description: "levels to descend" };
- * ```
- */
+/** One `--option`. */
 export interface OptionSpec {
   /** `boolean` for a flag, `string` for an option taking a value. */
   type: "boolean" | "string";
@@ -27,18 +19,7 @@ export interface OptionSpec {
   description: string;
 }
 
-/**
- * One command.
- *
- * @example
- * ```ts
- * import type { CommandSpec } from "./spec.ts";
- * const spec: CommandSpec = {
- *   name: "glob", args: "PATTERN", min: 1, max: 1,
- *   summary: "paths matching a glob pattern", options: {},
- * };
- * ```
- */
+/** One command. */
 export interface CommandSpec {
   /** The command word. */
   name: string;
@@ -56,17 +37,7 @@ export interface CommandSpec {
   options: Record<string, OptionSpec>;
 }
 
-/**
- * Options every command takes, before or after the command word.
- *
- * @example
- * ```ts
- * import { GLOBAL_OPTIONS } from "./spec.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(GLOBAL_OPTIONS.host.value, "H");
- * strictEqual(GLOBAL_OPTIONS.help.short, "h");
- * ```
- */
+/** Options every command takes, before or after the command word. */
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   host: {
     type: "string",
@@ -153,16 +124,7 @@ const MAXDEPTH: OptionSpec = {
   description: "descend at most N levels (N >= 1)",
 };
 
-/**
- * The commands, in help order.
- *
- * @example
- * ```ts
- * import { COMMANDS } from "./spec.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(COMMANDS.map((c) => c.name).join(" "), "ls tree find glob info cat get datasets emulate");
- * ```
- */
+/** The commands, in help order. */
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "ls",
@@ -318,38 +280,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
 ];
 
-/**
- * The command of a given name.
- *
- * @example
- * ```ts
- * import { findCommand } from "./spec.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(findCommand("ls")?.max, 1);
- * strictEqual(findCommand("rm"), undefined);
- * ```
- */
+/** The command of a given name. */
 export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((command) => command.name === name);
 }
 
-/**
- * Help text for the tool, or for one command.
- *
- * @example
- * ```ts
- * import { findCommand, helpText } from "./spec.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(
- *   helpText().split("\n")[0],
- *   "repo-fs: browse and download a dataset of a research-data repository",
- * );
- * strictEqual(
- *   helpText(findCommand("glob")).split("\n")[0],
- *   "Usage: repo-fs [global options] glob PATTERN",
- * );
- * ```
- */
+/** Help text for the tool, or for one command. */
 export function helpText(command?: CommandSpec): string {
   if (command === undefined) {
     const width = Math.max(...COMMANDS.map((c) => c.name.length));

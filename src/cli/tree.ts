@@ -11,18 +11,7 @@ import type { FileInfo } from "../base/types.ts";
 import { accessNote, formatSize } from "./format.ts";
 import { displayPath } from "./io.ts";
 
-/**
- * An entry with, for a directory that was read, its children.
- *
- * @example
- * ```ts
- * import type { TreeNode } from "./tree.ts";
- * const node: TreeNode = {
- *   name: "data", type: "directory", size: 0,
- *   children: [{ name: "data/a.csv", type: "file", size: 10, id: 1001 }],
- * };
- * ```
- */
+/** An entry with, for a directory that was read, its children. */
 export interface TreeNode extends FileInfo {
   /** The entries below a directory; absent for files and below `maxdepth`. */
   children?: TreeNode[];
@@ -31,23 +20,6 @@ export interface TreeNode extends FileInfo {
 /**
  * Reads the tree below `path` (a file gives a single node), at most
  * `maxdepth` levels deep.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { RepoFs } from "../../mod.ts";
- * import { readTree } from "./tree.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({
- *   files: { "climate.zarr/.zgroup": "{}", "climate.zarr/t/.zarray": "{}" },
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const root = await readTree(fs, "climate.zarr", 1);
- * deepStrictEqual(root.children?.map((child) => child.name), ["climate.zarr/.zgroup", "climate.zarr/t"]);
- * strictEqual(root.children?.[1].children, undefined); // below maxdepth
- * const deeper = await readTree(fs, "climate.zarr", 2);
- * strictEqual(deeper.children?.[1].children?.[0].name, "climate.zarr/t/.zarray");
- * ```
  */
 export async function readTree(
   fs: RepoFs,
@@ -64,30 +36,7 @@ export async function readTree(
   return top;
 }
 
-/**
- * Draws a tree as `tree(1)` does, with file sizes, and a closing count.
- *
- * @example
- * ```ts
- * import { drawTree } from "./tree.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const lines = drawTree({
- *   name: "", type: "directory", size: 0,
- *   children: [
- *     { name: "data", type: "directory", size: 0, children: [{ name: "data/a.csv", type: "file", size: 10 }] },
- *     { name: "README.md", type: "file", size: 18 },
- *   ],
- * });
- * deepStrictEqual(lines, [
- *   ".",
- *   "├── data/",
- *   "│   └── a.csv  (10 B)",
- *   "└── README.md  (18 B)",
- *   "",
- *   "1 directory, 2 files, 28 B",
- * ]);
- * ```
- */
+/** Draws a tree as `tree(1)` does, with file sizes, and a closing count. */
 export function drawTree(root: TreeNode): string[] {
   const lines = [label(root, root.name === "" ? "." : root.name)];
   const count = root.type === "file"

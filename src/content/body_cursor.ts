@@ -38,36 +38,10 @@ import { type RetryCost, retrying, type RetryPolicy } from "../api/retry.ts";
 /**
  * Bytes an answer must bring before it breaks off for the break to count as
  * progress, which gives the read its full retries again.
- *
- * @example
- * ```ts
- * import { PROGRESS_BYTES } from "./body_cursor.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(PROGRESS_BYTES, 64 * 1024);
- * ```
  */
 export const PROGRESS_BYTES = 64 * 1024;
 
-/**
- * What every cursor of one `RepoFs` shares.
- *
- * @example
- * ```ts
- * import type { CursorContext } from "./body_cursor.ts";
- * import { plainFetch } from "../api/request.ts";
- * import { RetryPolicy } from "../api/retry.ts";
- * const context: CursorContext = {
- *   urls: {
- *     resolve: ({ id }) => Promise.resolve({ url: `https://s3.example/b/${id}`, direct: false, resolvedAt: 0, expiresAt: Infinity }),
- *   },
- *   transport: { fetch: plainFetch(), timeoutMs: 60_000 },
- *   retry: new RetryPolicy(),
- *   repository: "https://repo.example.org/api",
- *   checked: new WeakSet(),
- *   learnTotal() {},
- * };
- * ```
- */
+/** What every cursor of one `RepoFs` shares. */
 export interface CursorContext {
   /** Where content URLs come from. */
   urls: UrlResolver;
@@ -108,33 +82,6 @@ interface OpenBody {
  * Bytes `start` up to `end` (exclusive; the end of the file when absent)
  * of one file, chunk by chunk. Close it when done, whether or not it was
  * read to the end.
- *
- * @example
- * ```ts
- * import { BodyCursor, type CursorContext } from "./body_cursor.ts";
- * import { DownloadUrls } from "../urls/download_urls.ts";
- * import { RepoApi } from "../api/repo_api.ts";
- * import { RetryPolicy } from "../api/retry.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * // The first answer drops its connection half-way.
- * await using emu = await startEmulator({ files: { "a.txt": "hello world" }, faults: { truncate: 1 } });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000, retry: new RetryPolicy({ baseDelayMs: 1 }) });
- * const context: CursorContext = {
- *   urls: new DownloadUrls(({ id, format }, _stale, signal) => api.head(id, signal, format), 3),
- *   transport: api.transport,
- *   retry: api.retry,
- *   repository: api.base,
- *   checked: new WeakSet(),
- *   learnTotal() {},
- * };
- * const cursor = new BodyCursor(context, { id: emu.fileId("a.txt"), size: 11 }, { start: 2 });
- * let text = "";
- * for (let chunk; (chunk = await cursor.next()) !== null;) text += new TextDecoder().decode(chunk);
- * await cursor.close();
- * strictEqual(text, "llo world");
- * strictEqual(emu.counters.storeGets, 2); // resumed from the next byte
- * ```
  */
 export class BodyCursor {
   #offset: number;

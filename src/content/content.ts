@@ -16,22 +16,7 @@ import type { RetryPolicy } from "../api/retry.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 
-/**
- * What a {@linkcode ContentReader} needs besides its resolver.
- *
- * @example
- * ```ts
- * import type { ContentOptions } from "./content.ts";
- * import { RetryPolicy } from "../api/retry.ts";
- * import { plainFetch } from "../api/request.ts";
- * const options: ContentOptions = {
- *   transport: { fetch: plainFetch(), timeoutMs: 60_000 },
- *   retry: new RetryPolicy(),
- *   repository: "https://repo.example.org/api",
- *   getConcurrency: 64,
- * };
- * ```
- */
+/** What a {@linkcode ContentReader} needs besides its resolver. */
 export interface ContentOptions {
   /** fetch and the idle timeout */
   transport: Transport;
@@ -47,27 +32,7 @@ export interface ContentOptions {
   getConcurrency: number;
 }
 
-/**
- * Reads bytes of files.
- *
- * @example
- * ```ts
- * import { ContentReader } from "./content.ts";
- * import { DownloadUrls } from "../urls/download_urls.ts";
- * import { RepoApi } from "../api/repo_api.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello world" } });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
- * const urls = new DownloadUrls(({ id, format }, _stale, signal) => api.head(id, signal, format), 3);
- * const { transport, retry, base: repository } = api;
- * const reader = new ContentReader(urls, { transport, retry, repository, getConcurrency: 64 });
- * const file = { id: emu.fileId("a.txt"), size: 11 };
- * strictEqual(new TextDecoder().decode(await reader.read(file, 0, 5)), "hello");
- * strictEqual(new TextDecoder().decode(await reader.read(file, -5)), "world");
- * strictEqual(await new Response(reader.stream(file, 6)).text(), "world");
- * ```
- */
+/** Reads bytes of files. */
 export class ContentReader {
   readonly #sizes = new Map<number, number>();
   readonly #gets: Semaphore;
@@ -198,17 +163,7 @@ export class ContentReader {
   }
 }
 
-/**
- * Concatenates a stream's chunks.
- *
- * @example
- * ```ts
- * import { collect } from "./content.ts";
- * import { equal } from "node:assert/strict";
- * const bytes = await collect(new Response("abc").body!);
- * equal(bytes.byteLength, 3);
- * ```
- */
+/** Concatenates a stream's chunks. */
 export async function collect(
   stream: ReadableStream<Uint8Array>,
 ): Promise<Uint8Array> {
@@ -220,13 +175,6 @@ export async function collect(
 /**
  * The chunks one after the other in one array (the chunk itself when there
  * is only one).
- *
- * @example
- * ```ts
- * import { concat } from "./content.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(concat([new Uint8Array([1]), new Uint8Array([2, 3])]), new Uint8Array([1, 2, 3]));
- * ```
  */
 export function concat(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0];

@@ -13,15 +13,7 @@ import type { ResolvedUrl } from "../urls/download_urls.ts";
 import { RepoProtocolError } from "../base/errors.ts";
 import { failureFor } from "../api/repo_api.ts";
 
-/**
- * What the reader knows of a file before reading it.
- *
- * @example
- * ```ts
- * import type { ContentFile } from "./content_answer.ts";
- * const file: ContentFile = { id: 7, size: 3_145_728 };
- * ```
- */
+/** What the reader knows of a file before reading it. */
 export interface ContentFile {
   /** The repository's file id. */
   id: number;
@@ -47,12 +39,6 @@ export interface ContentFile {
 /**
  * Bytes asked of a file: `start` up to `end` (exclusive), or to the end of
  * the file when `end` is absent.
- *
- * @example
- * ```ts
- * import type { Asked } from "./content_answer.ts";
- * const asked: Asked = { start: 1000, end: 2000 };
- * ```
  */
 export interface Asked {
   /** First byte. */
@@ -69,12 +55,6 @@ export interface Asked {
  *   said where; `whole` when the body is the whole file (a 200). `total` is
  *   the file's size when the answer told it.
  * - `none`: the file ends at or before `asked.start` (a 416).
- *
- * @example
- * ```ts
- * import type { Answer } from "./content_answer.ts";
- * const capped: Answer = { kind: "body", from: 0, skip: 0, end: 700, whole: false, total: 3000 };
- * ```
  */
 export type Answer =
   | {
@@ -92,16 +72,6 @@ export type Answer =
  * repository, which used to serve the bytes itself, now redirects: the URL
  * should be resolved afresh. `final` is the error to raise if that does not
  * help.
- *
- * @example
- * ```ts
- * import { StaleUrlError } from "./content_answer.ts";
- * import { strictEqual } from "node:assert/strict";
- * const refused = new Error("HTTP 403");
- * const e = new StaleUrlError(refused, "https://s3.example/b/k");
- * strictEqual(e.final, refused);
- * strictEqual(e.message, "HTTP 403");
- * ```
  */
 export class StaleUrlError extends Error {
   /**
@@ -117,16 +87,6 @@ export class StaleUrlError extends Error {
 /**
  * The `Range` header for `asked` of `file`; `undefined` when it is the
  * whole file.
- *
- * @example
- * ```ts
- * import { rangeFor } from "./content_answer.ts";
- * import { strictEqual } from "node:assert/strict";
- * const file = { id: 1, size: 100 };
- * strictEqual(rangeFor({ start: 0, end: 10 }, file), "bytes=0-9");
- * strictEqual(rangeFor({ start: 5 }, file), "bytes=5-");
- * strictEqual(rangeFor({ start: 0, end: 100 }, file), undefined);
- * ```
  */
 export function rangeFor(asked: Asked, file: ContentFile): string | undefined {
   const whole = asked.end === undefined ||
@@ -143,16 +103,6 @@ export function rangeFor(asked: Asked, file: ContentFile): string | undefined {
  * an earlier answer of the read gave, if one did; then equal to the listed
  * size, or at least it for an ingested tabular file; anything goes when no
  * size is listed.
- *
- * @example
- * ```ts
- * import { expectTotal } from "./content_answer.ts";
- * import { throws } from "node:assert/strict";
- * expectTotal(100, { id: 1, size: 100 }, "https://s3.example/k");
- * throws(() => expectTotal(18, { id: 1, size: 100 }, "https://s3.example/k"), /listing says 100/);
- * const tabular = { id: 1, size: 100, tabular: true, answeredSize: 150 };
- * throws(() => expectTotal(120, tabular, "https://s3.example/k"), /changed while it was read/);
- * ```
  */
 export function expectTotal(
   total: number,
@@ -182,13 +132,6 @@ export function expectTotal(
  * encoding of them. A runtime that decodes an answer decodes only some
  * encodings (Deno: `gzip` and `br`, and none once `identity` was asked), so
  * an encoded answer is refused, not guessed at.
- *
- * @example
- * ```ts
- * import { UNENCODED } from "./content_answer.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(UNENCODED["Accept-Encoding"], "identity");
- * ```
  */
 export const UNENCODED: Readonly<Record<string, string>> = {
   "Accept-Encoding": "identity",
@@ -207,20 +150,6 @@ const SENDS_ACCEPT_ENCODING = new Request("http://localhost/", {
  * Error statuses become the error to raise ({@linkcode StaleUrlError} for a
  * refused store URL); their bodies are read, other bodies are left to the
  * caller.
- *
- * @example
- * ```ts
- * import { classifyAnswer } from "./content_answer.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const response = new Response("abc", {
- *   status: 206,
- *   headers: { "content-range": "bytes 10-12/100" },
- * });
- * const target = { url: "https://s3.example/k", direct: false, resolvedAt: 0, expiresAt: Infinity };
- * const answer = await classifyAnswer(response, { start: 10, end: 13 }, { id: 1, size: 100 }, target);
- * deepStrictEqual(answer, { kind: "body", from: 10, skip: 0, end: 13, whole: false, total: 100 });
- * await response.body?.cancel();
- * ```
  */
 export async function classifyAnswer(
   response: Response,

@@ -14,21 +14,6 @@ import { RepoHttpError } from "../base/errors.ts";
  * restricted or embargoed, a {@linkcode RepoHttpError} (status 403, `error`
  * as its cause) whose message adds that the file is restricted (or until
  * when it is embargoed) and whether an API token was sent.
- *
- * @example
- * ```ts
- * import { explainRefusal } from "./refusal.ts";
- * import { RepoHttpError } from "../base/errors.ts";
- * import { equal } from "node:assert/strict";
- * const refused = new RepoHttpError(403, "https://r.example/api/access/datafile/7", "Not authorized.");
- * const file = { id: 7, size: 3, restricted: true, embargoedUntil: "2999-01-01" };
- * const explained = explainRefusal(refused, file, "https://r.example/api", false) as Error;
- * equal(
- *   explained.message,
- *   "HTTP 403 from https://r.example/api/access/datafile/7: Not authorized. (the file is embargoed until 2999-01-01; no API token was sent)",
- * );
- * equal(explainRefusal(refused, { id: 7, size: 3 }, "https://r.example/api", false), refused);
- * ```
  */
 export function explainRefusal(
   error: unknown,

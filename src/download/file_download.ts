@@ -36,10 +36,16 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
- * import { type Verification, verifyDownload } from "./file_download.ts";
+ * import { RepoFs, RepoFsPool, type Verification } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { strictEqual } from "node:assert/strict";
- * const checked: Verification = verifyDownload({ name: "a", type: "file", size: 3 }, 3, undefined);
+ *
+ * await using emu = await startEmulator({ files: { "a.txt": { content: "abc", checksum: null } } });
+ * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
+ * const dir = await Deno.makeTempDir();
+ * const checked: Verification = (await pool.downloadToFile("a.txt", `${dir}/a.txt`)).verified;
  * strictEqual(checked, "size"); // no checksum listed: only the size was checked
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export type Verification = ChecksumKind | "size" | "none";
@@ -49,17 +55,16 @@ export type Verification = ChecksumKind | "size" | "none";
  *
  * @example
  * ```ts
- * import { type Downloaded, downloadToFile } from "./file_download.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { startEmulator } from "../../emulator.ts";
+ * import { type Downloaded, RepoFs, RepoFsPool } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual } from "node:assert/strict";
  *
  * await using emu = await startEmulator({
  *   files: { "a.csv": { content: "x,y\n", checksumType: "SHA-1" } },
  * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
  * const dir = await Deno.makeTempDir();
- * const done: Downloaded = await downloadToFile(await fs.open("a.csv"), await fs.info("a.csv"), `${dir}/a.csv`);
+ * const done: Downloaded = await pool.downloadToFile("a.csv", `${dir}/a.csv`);
  * deepStrictEqual(done, { bytes: 4, verified: "sha1" });
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -76,20 +81,19 @@ export interface Downloaded {
  *
  * @example
  * ```ts
- * import { downloadToFile, type DownloadToFileOptions } from "./file_download.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { startEmulator } from "../../emulator.ts";
+ * import { type DownloadToFileOptions, RepoFs, RepoFsPool } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
  *
  * await using emu = await startEmulator({ files: { "a.bin": new Uint8Array(100_000) } });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
  * const dir = await Deno.makeTempDir();
  * let written = 0;
  * const options: DownloadToFileOptions = { onBytes: (n) => (written += n) };
- * await downloadToFile(await fs.open("a.bin"), await fs.info("a.bin"), `${dir}/a.bin`, options);
+ * await pool.downloadToFile("a.bin", `${dir}/a.bin`, options);
  * strictEqual(written, 100_000);
  * const stopped = { signal: AbortSignal.abort(new Error("not now")) };
- * await rejects(downloadToFile(await fs.open("a.bin"), await fs.info("a.bin"), `${dir}/b.bin`, stopped), /not now/);
+ * await rejects(pool.downloadToFile("a.bin", `${dir}/b.bin`, stopped), /not now/);
  * deepStrictEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["a.bin"]); // nothing left of b.bin
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -112,15 +116,6 @@ export interface DownloadToFileOptions {
 /**
  * A temporary name beside `target`: hidden, marked `.repo-fs-partial-`,
  * with 16 random hex digits, and short enough for any file system.
- *
- * @example
- * ```ts
- * import { temporaryName } from "./file_download.ts";
- * import { match, strictEqual } from "node:assert/strict";
- * match(temporaryName("/out/data/a.csv"), /^\/out\/data\/\.a\.csv\.repo-fs-partial-[0-9a-f]{16}$/);
- * const long = temporaryName(`/out/${"é".repeat(200)}`);
- * strictEqual(long.split("/")[2].startsWith(`.${"é".repeat(48)}.repo-fs-partial-`), true); // 96 bytes kept
- * ```
  */
 export function temporaryName(target: string): string {
   const random = Array.from(
@@ -139,29 +134,6 @@ export function temporaryName(target: string): string {
  * Streams `opened` to a temporary name beside `target`, checks it against
  * the listing entry `file`, and renames it into place. `target` must be a
  * path the caller has checked is safe to write.
- *
- * @example
- * ```ts
- * import { downloadToFile } from "./file_download.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { rejects, strictEqual } from "node:assert/strict";
- *
- * await using emu = await startEmulator({
- *   files: { "data/a.csv": "x,y\n1,2\n", "data/bad.csv": { content: "x", md5: "0".repeat(32) } },
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const dir = await Deno.makeTempDir();
- * const info = await fs.info("data/a.csv");
- * const { bytes, verified } = await downloadToFile(await fs.open(info.name), info, `${dir}/a.csv`);
- * strictEqual(bytes, 8);
- * strictEqual(verified, "md5");
- * strictEqual(await Deno.readTextFile(`${dir}/a.csv`), "x,y\n1,2\n");
- * const bad = await fs.info("data/bad.csv");
- * await rejects(downloadToFile(await fs.open(bad.name), bad, `${dir}/bad.csv`), /MD5 mismatch/);
- * strictEqual([...Deno.readDirSync(dir)].length, 1); // the bad one was not kept
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function downloadToFile(
   opened: RepoFile,
@@ -206,17 +178,6 @@ export async function downloadToFile(
 /**
  * Makes an empty temporary file for a download to `target`, under a new
  * name from {@linkcode temporaryName}, and gives its path.
- *
- * @example
- * ```ts
- * import { createTemporary, removeTemporary } from "./file_download.ts";
- * import { strictEqual } from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const temporary = await createTemporary(`${dir}/a.csv`);
- * strictEqual((await Deno.stat(temporary)).size, 0);
- * await removeTemporary(temporary);
- * await Deno.remove(dir);
- * ```
  */
 export async function createTemporary(target: string): Promise<string> {
   const temporary = temporaryName(target);
@@ -226,20 +187,6 @@ export async function createTemporary(target: string): Promise<string> {
 
 /**
  * Removes a temporary file of a download; one already gone is fine.
- *
- * @example
- * ```ts
- * import { removeTemporary, temporaryName } from "./file_download.ts";
- * import { rejects } from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const partial = temporaryName(`${dir}/a.csv`);
- * await Deno.writeTextFile(partial, "half");
- * await removeTemporary(partial);
- * await removeTemporary(partial); // already gone: fine
- * await Deno.mkdir(partial); // not a file: removing it fails and says which
- * await rejects(removeTemporary(partial), /could not remove the temporary file .*repo-fs-partial-/);
- * await Deno.remove(dir, { recursive: true });
- * ```
  *
  * @throws {Error} naming the file when it exists and cannot be removed
  */
@@ -256,15 +203,6 @@ export async function removeTemporary(path: string): Promise<void> {
 /**
  * A hash of the algorithm of `file`'s listed checksum; `undefined` when none
  * is listed or repo-fs cannot compute its type.
- *
- * @example
- * ```ts
- * import { checksumHash } from "./file_download.ts";
- * import { equal } from "node:assert/strict";
- * const file = { name: "a", type: "file" as const, size: 3, checksum: { type: "SHA-1", value: "" } };
- * equal(checksumHash(file)?.update("abc").digest("hex"), "a9993e364706816aba3e25717850c26c9cd0d89d");
- * equal(checksumHash({ ...file, checksum: { type: "UNF", value: "x" } }), undefined);
- * ```
  */
 export function checksumHash(file: FileInfo): Hash | undefined {
   const listed = listedChecksum(file);
@@ -279,16 +217,6 @@ export function checksumHash(file: FileInfo): Hash | undefined {
  * served longer than listed (a header line the listing does not count), and
  * its listed checksum is of the original upload: a mismatch there leaves it
  * unverified rather than wrong.
- *
- * @example
- * ```ts
- * import { verifyDownload } from "./file_download.ts";
- * import { equal, throws } from "node:assert/strict";
- * const file = { name: "a", type: "file" as const, size: 3, checksum: { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" } };
- * equal(verifyDownload(file, 3, "a9993e364706816aba3e25717850c26c9cd0d89d"), "sha1");
- * throws(() => verifyDownload(file, 3, "0".repeat(40)), /^Error: SHA-1 mismatch: the listing says a999.*, the bytes received have 0000.*; not kept$/);
- * equal(verifyDownload({ ...file, checksum: undefined }, 3, undefined), "size");
- * ```
  */
 export function verifyDownload(
   file: FileInfo,

@@ -47,19 +47,6 @@ function parseRange(
  * The answer to a GET or HEAD for file bytes, with the body faults applied,
  * and how many body bytes it sends. Waits for `stall` and `trickle` end when
  * the client goes away or `closed` aborts.
- *
- * @example
- * ```ts
- * import { contentReply } from "./content.ts";
- * import { createFaults } from "./faults.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * const request = new Request("http://x/", { headers: { range: "bytes=1-2" } });
- * const { response, sent } = contentReply(request, new Uint8Array([1, 2, 3, 4]), "application/octet-stream", createFaults());
- * strictEqual(response.status, 206);
- * strictEqual(response.headers.get("content-range"), "bytes 1-2/4");
- * strictEqual(sent, 2);
- * deepStrictEqual(await response.bytes(), new Uint8Array([2, 3]));
- * ```
  */
 export function contentReply(
   request: Request,
@@ -194,16 +181,6 @@ function wholeAnswer(
  * sees as an error while reading the body; an erroring stream would do the
  * same but print a stack trace on the server. The chunks are copies, as the
  * server may detach them.
- *
- * @example
- * ```ts
- * import { pacedBody } from "./content.ts";
- * import { strictEqual } from "node:assert/strict";
- * const body = pacedBody(new Uint8Array(10), false, () => ({ bytes: 4, everyMs: 1 }), () => new AbortController().signal);
- * const sizes = [];
- * for await (const chunk of body) sizes.push(chunk.length);
- * strictEqual(sizes.join(), "4,4,2");
- * ```
  */
 export function pacedBody(
   piece: Uint8Array<ArrayBuffer>,

@@ -9,17 +9,7 @@ import type { Dataset } from "./dataset.ts";
 import type { EmulatorFaults } from "./faults.ts";
 import type { UrlSigner } from "./signing.ts";
 
-/**
- * The emulator's state as the handlers see it.
- *
- * @example
- * ```ts
- * import type { EmulatorContext } from "./context.ts";
- * function storeGets(context: EmulatorContext): number {
- *   return context.counters.storeGets;
- * }
- * ```
- */
+/** The emulator's state as the handlers see it. */
 export interface EmulatorContext {
   /** The served dataset. */
   dataset: Dataset;

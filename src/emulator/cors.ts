@@ -14,19 +14,6 @@ const EXPOSED = "Content-Range, Content-Length, Location";
  * every other answer carries `Access-Control-Allow-Origin: *` and exposes
  * `Content-Range`, `Content-Length` and `Location`.
  *
- * @example
- * ```ts
- * import { withCors } from "./cors.ts";
- * import { equal } from "node:assert/strict";
- * const handler = withCors(() => Promise.resolve(new Response("ok")), "X-Repo-key");
- * const preflight = await handler(new Request("http://x/", { method: "OPTIONS" }));
- * equal(preflight.status, 204);
- * equal(preflight.headers.get("access-control-allow-headers"), "Range, Accept, X-Repo-key");
- * const answer = await handler(new Request("http://x/"));
- * equal(answer.headers.get("access-control-allow-origin"), "*");
- * await answer.body?.cancel();
- * ```
- *
  * @param handler the origin's own request handler
  * @param tokenHeader the header that carries the API token
  */

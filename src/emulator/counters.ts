@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import { startEmulator } from "../../emulator.ts";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
  * const response = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`);
@@ -62,16 +62,7 @@ export interface EmulatorCounters {
   failuresInjected: number;
 }
 
-/**
- * All counts at zero.
- *
- * @example
- * ```ts
- * import { createCounters } from "./counters.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(createCounters().storeGets, 0);
- * ```
- */
+/** All counts at zero. */
 export function createCounters(): EmulatorCounters {
   return {
     listingCalls: 0,
@@ -97,20 +88,6 @@ export function createCounters(): EmulatorCounters {
  * Zeroes the counts in place. Requests still in flight stay counted in
  * `concurrentHeads`, `concurrentStoreGets` and `concurrentListingCalls`,
  * which also become the new peaks.
- *
- * @example
- * ```ts
- * import { createCounters, enterInFlight, resetCounters } from "./counters.ts";
- * import { strictEqual } from "node:assert/strict";
- * const counters = createCounters();
- * counters.storeGets = 3;
- * enterInFlight(counters, "head"); // a HEAD that has not ended
- * resetCounters(counters);
- * strictEqual(counters.storeGets, 0);
- * strictEqual(counters.heads, 0);
- * strictEqual(counters.concurrentHeads, 1);
- * strictEqual(counters.peakConcurrentHeads, 1);
- * ```
  */
 export function resetCounters(counters: EmulatorCounters): void {
   Object.assign(counters, createCounters(), {
@@ -136,19 +113,6 @@ const IN_FLIGHT = {
 /**
  * Counts one more request of a kind in flight and returns the function that
  * ends it.
- *
- * @example
- * ```ts
- * import { createCounters, enterInFlight } from "./counters.ts";
- * import { strictEqual } from "node:assert/strict";
- * const counters = createCounters();
- * const leave = enterInFlight(counters, "head");
- * strictEqual(counters.concurrentHeads, 1);
- * leave();
- * strictEqual(counters.concurrentHeads, 0);
- * strictEqual(counters.heads, 1);
- * strictEqual(counters.peakConcurrentHeads, 1);
- * ```
  */
 export function enterInFlight(
   counters: EmulatorCounters,

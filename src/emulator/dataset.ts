@@ -28,19 +28,7 @@ const FIRST_FILE_ID = 1001;
 const MAIN_VERSION_NAMES = new Set([":latest", ":draft", ":latest-published"]);
 const encoder = new TextEncoder();
 
-/**
- * One served file.
- *
- * @example
- * ```ts
- * import type { StoredFile } from "./dataset.ts";
- * const file: StoredFile = {
- *   id: 1001, bytes: new Uint8Array([104, 105]), contentType: "text/plain",
- *   restricted: false, grantedToTokenHolder: false,
- *   storagePath: "/repo-emulator/18c0-0000000003e9",
- * };
- * ```
- */
+/** One served file. */
 export interface StoredFile {
   /** The file id. */
   id: number;
@@ -60,17 +48,7 @@ export interface StoredFile {
   original?: StoredFile;
 }
 
-/**
- * One version of the dataset.
- *
- * @example
- * ```ts
- * import { buildDataset, findVersion } from "./dataset.ts";
- * import { strictEqual } from "node:assert/strict";
- * const dataset = buildDataset({ main: [{ filename: "a", file: "x" }], versions: {} }, "doi:1/2", "root");
- * strictEqual(findVersion(dataset, ":latest")?.idsByPath.get("a"), 1001);
- * ```
- */
+/** One version of the dataset. */
 export interface DatasetVersion {
   /** The version endpoint's answer. */
   json: Uint8Array<ArrayBuffer>;
@@ -83,26 +61,10 @@ export interface DatasetVersion {
 /**
  * What real installations vary that the dataset's JSON shows: file
  * persistent ids and deaccessioned versions; see {@linkcode EmulatorOptions}.
- *
- * @example
- * ```ts
- * import type { DatasetShape } from "./dataset.ts";
- * const shape: DatasetShape = { filePids: true, deaccessioned: ["1.0"] };
- * ```
  */
 export type DatasetShape = Pick<EmulatorOptions, "filePids" | "deaccessioned">;
 
-/**
- * The whole emulated dataset.
- *
- * @example
- * ```ts
- * import { buildDataset } from "./dataset.ts";
- * import { strictEqual } from "node:assert/strict";
- * const dataset = buildDataset({ main: [], versions: {} }, "doi:10.5072/FK2/X", "root");
- * strictEqual(dataset.filesById.size, 0);
- * ```
- */
+/** The whole emulated dataset. */
 export interface Dataset {
   /** The persistent id. */
   pid: string;
@@ -125,22 +87,6 @@ export interface Dataset {
 /**
  * Builds the dataset from its sources. File ids count up from 1001 in the
  * order of the main version's entries, then of each named version's.
- *
- * @example
- * ```ts
- * import { buildDataset } from "./dataset.ts";
- * import { strictEqual } from "node:assert/strict";
- * const dataset = buildDataset(
- *   {
- *     main: [{ directoryLabel: "d", filename: "a", file: "x" }],
- *     versions: { "1.0": [{ directoryLabel: "d", filename: "a", file: "old" }] },
- *   },
- *   "doi:10.5072/FK2/X",
- *   "root",
- * );
- * strictEqual(dataset.filesById.get(1001)?.contentType, "application/octet-stream");
- * strictEqual(dataset.named.get("1.0")?.idsByPath.get("d/a"), 1002);
- * ```
  */
 export function buildDataset(
   sources: DatasetSources,
@@ -266,16 +212,6 @@ export function buildDataset(
  * The version a name stands for: a named version when there is one by that
  * name, else the main version for `:latest`, `:draft`, `:latest-published`
  * or no name at all.
- *
- * @example
- * ```ts
- * import { buildDataset, findVersion } from "./dataset.ts";
- * import { strictEqual } from "node:assert/strict";
- * const dataset = buildDataset({ main: [], versions: {} }, "doi:1/2", "root");
- * strictEqual(findVersion(dataset, "1.0"), undefined);
- * strictEqual(findVersion(dataset), dataset.main);
- * strictEqual(findVersion(dataset, ":draft"), dataset.main);
- * ```
  */
 export function findVersion(
   dataset: Dataset,

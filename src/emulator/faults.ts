@@ -11,7 +11,7 @@ import type { Respond } from "./respond_hook.ts";
  *
  * @example
  * ```ts
- * import type { FailureRule } from "./faults.ts";
+ * import { type FailureRule } from "@x/repo-fs/emulator";
  * // Two rate-limited HEADs, without Retry-After, as the repository does.
  * const burst: FailureRule = { target: "head", status: 429, count: 2 };
  * ```
@@ -50,7 +50,7 @@ export interface FailureRule {
  *
  * @example
  * ```ts
- * import type { EmulatorFaults } from "./faults.ts";
+ * import { type EmulatorFaults } from "@x/repo-fs/emulator";
  * const faults: EmulatorFaults = {
  *   latencyMs: 0,
  *   redirect: true,
@@ -185,15 +185,7 @@ export interface EmulatorFaults {
   respond?: Respond;
 }
 
-/**
- * The one-shot knobs that count down.
- *
- * @example
- * ```ts
- * import type { CountdownFault } from "./faults.ts";
- * const knob: CountdownFault = "truncate";
- * ```
- */
+/** The one-shot knobs that count down. */
 export type CountdownFault =
   | "truncate"
   | "drop"
@@ -209,17 +201,6 @@ export type CountdownFault =
 /**
  * The knobs with their defaults, overridden by `initial`. The failure rules
  * are copied so that spending them leaves the caller's array alone.
- *
- * @example
- * ```ts
- * import { createFaults } from "./faults.ts";
- * import { notStrictEqual, strictEqual } from "node:assert/strict";
- * const rules = [{ target: "head" as const, status: 429, count: 1 }];
- * const faults = createFaults({ latencyMs: 5, failures: rules });
- * strictEqual(faults.latencyMs, 5);
- * strictEqual(faults.redirect, true); // a default
- * notStrictEqual(faults.failures[0], rules[0]); // a copy
- * ```
  */
 export function createFaults(
   initial: Partial<EmulatorFaults> = {},
@@ -257,15 +238,6 @@ export function createFaults(
  * Spends one use of the first rule that matches a request and returns it;
  * `undefined` when none matches. `targets` are the rule targets the request
  * falls under (`any` is implied).
- *
- * @example
- * ```ts
- * import { createFaults, takeFailure } from "./faults.ts";
- * import { strictEqual } from "node:assert/strict";
- * const faults = createFaults({ failures: [{ target: "head", status: 429, count: 1 }] });
- * strictEqual(takeFailure(faults, ["repo", "head"], "/api/access/datafile/7")?.status, 429);
- * strictEqual(takeFailure(faults, ["repo", "head"], "/api/access/datafile/7"), undefined);
- * ```
  */
 export function takeFailure(
   faults: EmulatorFaults,
@@ -287,18 +259,7 @@ export function takeFailure(
   return undefined;
 }
 
-/**
- * Spends one use of a countdown knob; true when it had one left.
- *
- * @example
- * ```ts
- * import { createFaults, takeCountdown } from "./faults.ts";
- * import { strictEqual } from "node:assert/strict";
- * const faults = createFaults({ drop: 1 });
- * strictEqual(takeCountdown(faults, "drop"), true);
- * strictEqual(takeCountdown(faults, "drop"), false);
- * ```
- */
+/** Spends one use of a countdown knob; true when it had one left. */
 export function takeCountdown(
   faults: EmulatorFaults,
   knob: CountdownFault,

@@ -21,24 +21,7 @@ const encoder = new TextEncoder();
 /** Files by persistent id (scheme lower-cased), with the version listing each; built at the first lookup. */
 const filesByPid = new WeakMap<Dataset, Map<string, [Json, Json]>>();
 
-/**
- * The dataset endpoint (`versionName` undefined) or a version endpoint.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ versions: { "1.0": { "a.txt": "old" } } });
- * const version = (name: string) =>
- *   fetch(`${emu.host}/api/datasets/:persistentId/versions/${name}?persistentId=${emu.pid}`);
- * const { data } = await (await version("1.0")).json();
- * strictEqual(data.versionState, "RELEASED");
- * strictEqual(data.files[0].label, "a.txt");
- * const missing = await version("2.0");
- * strictEqual(missing.status, 404);
- * await missing.body?.cancel();
- * ```
- */
+/** The dataset endpoint (`versionName` undefined) or a version endpoint. */
 export function listingAnswer(
   context: EmulatorContext,
   url: URL,
@@ -59,19 +42,6 @@ export function listingAnswer(
  * `/versions/{v}/files`: `limit` files (at most `maxPageSize`) from
  * `offset` on, with `totalCount`; 404 when `pagedFiles` is off (an older
  * installation) and for a deaccessioned version.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { a: "1", b: "2", c: "3" } });
- * const response = await fetch(
- *   `${emu.host}/api/datasets/:persistentId/versions/:latest/files?persistentId=${emu.pid}&limit=2&offset=1`,
- * );
- * const page = await response.json();
- * deepStrictEqual(page.data.map((file: { label: string }) => file.label), ["b", "c"]);
- * strictEqual(page.totalCount, 3);
- * ```
  */
 export function filePageAnswer(
   context: EmulatorContext,
@@ -107,22 +77,7 @@ export function filePageAnswer(
   );
 }
 
-/**
- * `/versions`: every version, newest first, without files.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ versions: { "1.0": { "a.txt": "old" } } });
- * const response = await fetch(
- *   `${emu.host}/api/datasets/:persistentId/versions?persistentId=${emu.pid}`,
- * );
- * const { data } = await response.json();
- * deepStrictEqual(data.map((v: { id: number }) => v.id), [2, 1]);
- * strictEqual("files" in data[0], false);
- * ```
- */
+/** `/versions`: every version, newest first, without files. */
 export function versionListAnswer(
   context: EmulatorContext,
   url: URL,
@@ -139,19 +94,6 @@ export function versionListAnswer(
 /**
  * `/api/files/:persistentId/`: the file entry of the file with that
  * persistent id and the version listing it; 404 for any other id.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { filePid } from "./metadata.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hi" }, filePids: true });
- * const pid = filePid(emu.pid, emu.fileId("a.txt"));
- * const response = await fetch(`${emu.host}/api/files/:persistentId/?persistentId=${pid}`);
- * const { data } = await response.json();
- * strictEqual(data.label, "a.txt");
- * strictEqual(data.datasetVersion.datasetPersistentId, emu.pid);
- * ```
  */
 export function filePidAnswer(context: EmulatorContext, url: URL): Response {
   const { dataset } = context;
@@ -179,16 +121,6 @@ export function filePidAnswer(context: EmulatorContext, url: URL): Response {
 /**
  * A JSON answer from pre-encoded bytes, cut in half while the
  * `malformedJson` fault lasts.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../../emulator.ts";
- * import { rejects, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ faults: { malformedJson: 1 } });
- * const contents = () => fetch(`${emu.host}/api/repos/root/contents`);
- * await rejects((await contents()).json(), SyntaxError); // cut in half
- * strictEqual((await (await contents()).json()).status, "OK");
- * ```
  */
 export function jsonAnswer(
   context: EmulatorContext,
@@ -203,18 +135,7 @@ export function jsonAnswer(
   return jsonReply(pacedBody(sent, false, pace, () => context.closed));
 }
 
-/**
- * The 404 of a path no route takes.
- *
- * @example
- * ```ts
- * import { noSuchEndpoint } from "./listings.ts";
- * import { strictEqual } from "node:assert/strict";
- * const response = noSuchEndpoint();
- * strictEqual(response.status, 404);
- * strictEqual((await response.json()).message, "API endpoint does not exist on this server.");
- * ```
- */
+/** The 404 of a path no route takes. */
 export function noSuchEndpoint(): Response {
   return envelopeError(404, "API endpoint does not exist on this server.");
 }

@@ -54,15 +54,7 @@ function persistentUrl(parts: PidParts): string {
   }
 }
 
-/**
- * The facts every dataset-level object repeats.
- *
- * @example
- * ```ts
- * import type { DatasetFacts } from "./metadata.ts";
- * const facts: DatasetFacts = { pid: "doi:10.5072/FK2/X", datasetId: 1, createdAt: new Date() };
- * ```
- */
+/** The facts every dataset-level object repeats. */
 export interface DatasetFacts {
   /** The persistent id. */
   pid: string;
@@ -75,16 +67,6 @@ export interface DatasetFacts {
 /**
  * An item of the collection contents listing, with exactly the fields the
  * real repository sends.
- *
- * @example
- * ```ts
- * import { collectionItem } from "./metadata.ts";
- * import { strictEqual } from "node:assert/strict";
- * const item = collectionItem({ pid: "doi:10.5072/FK2/X", datasetId: 1, createdAt: new Date() });
- * strictEqual(item.identifier, "FK2/X");
- * strictEqual(item.authority, "10.5072");
- * strictEqual(item.persistentUrl, "https://doi.org/10.5072/FK2/X");
- * ```
  */
 export function collectionItem(facts: DatasetFacts): Json {
   const parts = parsePid(facts.pid);
@@ -103,17 +85,7 @@ export function collectionItem(facts: DatasetFacts): Json {
   };
 }
 
-/**
- * Which version a version object describes.
- *
- * @example
- * ```ts
- * import type { VersionFacts } from "./metadata.ts";
- * const draft: VersionFacts = { id: 1, internalVersionNumber: 1 };
- * const published: VersionFacts = { id: 2, internalVersionNumber: 2, name: "1.0" };
- * const withdrawn: VersionFacts = { id: 3, internalVersionNumber: 3, name: "2.0", deaccessioned: true };
- * ```
- */
+/** Which version a version object describes. */
 export interface VersionFacts {
   /** The version id. */
   id: number;
@@ -125,19 +97,7 @@ export interface VersionFacts {
   deaccessioned?: boolean;
 }
 
-/**
- * A dataset version object with its files.
- *
- * @example
- * ```ts
- * import { versionObject } from "./metadata.ts";
- * import { equal } from "node:assert/strict";
- * const facts = { pid: "doi:10.5072/FK2/X", datasetId: 1, createdAt: new Date() };
- * equal(versionObject(facts, { id: 1, internalVersionNumber: 1 }, []).versionState, "DRAFT");
- * const withdrawn = { id: 2, internalVersionNumber: 2, name: "1.0", deaccessioned: true };
- * equal(versionObject(facts, withdrawn, []).versionState, "DEACCESSIONED");
- * ```
- */
+/** A dataset version object with its files. */
 export function versionObject(
   facts: DatasetFacts,
   version: VersionFacts,
@@ -186,19 +146,7 @@ export function versionObject(
   };
 }
 
-/**
- * What a file entry of a listing says about one file.
- *
- * @example
- * ```ts
- * import type { FileFacts } from "./metadata.ts";
- * const facts: FileFacts = {
- *   id: 7, filename: "a.txt", contentType: "text/plain", listedSize: 2,
- *   checksum: { type: "SHA-1", value: "c22b5f9178342609428d6f51b2c5af4c0bde6a42" },
- *   restricted: false, storageIdentifier: "s3://bucket:18c0-7",
- * };
- * ```
- */
+/** What a file entry of a listing says about one file. */
 export interface FileFacts {
   /** The file id. */
   id: number;
@@ -222,31 +170,7 @@ export interface FileFacts {
   original?: { fileName: string; size: number };
 }
 
-/**
- * A file entry of a version's `files`.
- *
- * @example
- * ```ts
- * import { fileEntry } from "./metadata.ts";
- * import { equal } from "node:assert/strict";
- * const entry = fileEntry({
- *   id: 7, filename: "a.txt", contentType: "text/plain", listedSize: 2,
- *   checksum: { type: "SHA-1", value: "c22b5f9178342609428d6f51b2c5af4c0bde6a42" },
- *   restricted: false, storageIdentifier: "s3://bucket:18c0-7",
- * }, 1, new Date());
- * equal("directoryLabel" in entry, false);
- * equal("md5" in (entry.dataFile as object), false, "md5 only for an MD5 checksum");
- * const table = fileEntry({
- *   id: 8, filename: "t.tab", contentType: "text/tab-separated-values",
- *   listedSize: 4, checksum: null, restricted: false, embargo: "2999-01-01",
- *   storageIdentifier: "s3://bucket:18c0-8",
- *   original: { fileName: "t.csv", size: 9 },
- * }, 1, new Date());
- * const dataFile = table.dataFile as { tabularData: boolean; embargo: { dateAvailable: string } };
- * equal(dataFile.tabularData, true);
- * equal(dataFile.embargo.dateAvailable, "2999-01-01");
- * ```
- */
+/** A file entry of a version's `files`. */
 export function fileEntry(
   file: FileFacts,
   datasetVersionId: number,
@@ -292,14 +216,6 @@ const FILE_PID_SPACE = 36 ** 6;
  * The persistent id of a file, as installations that register file DOIs
  * mint it: the dataset's, a `/`, and six upper-case letters or digits
  * derived from the file id (distinct for distinct ids below 36^6).
- *
- * @example
- * ```ts
- * import { filePid } from "./metadata.ts";
- * import { match, notEqual } from "node:assert/strict";
- * match(filePid("doi:10.5072/FK2/X", 1001), /^doi:10\.5072\/FK2\/X\/[0-9A-Z]{6}$/);
- * notEqual(filePid("doi:10.5072/FK2/X", 1001), filePid("doi:10.5072/FK2/X", 1002));
- * ```
  */
 export function filePid(datasetPid: string, fileId: number): string {
   // An affine map with a multiplier prime to 36 permutes 0 .. 36^6 - 1.
@@ -307,16 +223,7 @@ export function filePid(datasetPid: string, fileId: number): string {
   return `${datasetPid}/${code.toString(36).toUpperCase().padStart(6, "0")}`;
 }
 
-/**
- * A version object without its files, as the list of versions gives it.
- *
- * @example
- * ```ts
- * import { versionSummary } from "./metadata.ts";
- * import { equal } from "node:assert/strict";
- * equal("files" in versionSummary({ id: 1, versionState: "DRAFT", files: [] }), false);
- * ```
- */
+/** A version object without its files, as the list of versions gives it. */
 export function versionSummary(version: Json): Json {
   const { files: _files, ...summary } = version;
   return summary;
@@ -326,17 +233,6 @@ export function versionSummary(version: Json): Json {
  * The answer of `/api/files/:persistentId/` for a file entry of a version:
  * the entry, with the version it belongs to (`datasetPersistentId` among
  * its fields).
- *
- * @example
- * ```ts
- * import { fileAnswer } from "./metadata.ts";
- * import { equal } from "node:assert/strict";
- * const answer = fileAnswer(
- *   { label: "a.txt", dataFile: { id: 7 } },
- *   { id: 1, datasetPersistentId: "doi:10.5072/FK2/X", files: [] },
- * );
- * equal((answer.datasetVersion as { datasetPersistentId: string }).datasetPersistentId, "doi:10.5072/FK2/X");
- * ```
  */
 export function fileAnswer(entry: Json, version: Json): Json {
   return { ...entry, datasetVersion: versionSummary(version) };

@@ -11,7 +11,7 @@ import type { EmulatorFaults } from "./faults.ts";
  *
  * @example
  * ```ts
- * import type { EmulatorFileSpec } from "./options.ts";
+ * import { type EmulatorFileSpec } from "@x/repo-fs/emulator";
  * // An ingested tabular file: the listing counts fewer bytes than are served.
  * const table: EmulatorFileSpec = {
  *   content: "name\tvalue\na\t1\n",
@@ -80,7 +80,7 @@ export interface EmulatorFileSpec {
  *
  * @example
  * ```ts
- * import type { EmulatorEntry } from "./options.ts";
+ * import { type EmulatorEntry } from "@x/repo-fs/emulator";
  * const entry: EmulatorEntry = { directoryLabel: "", filename: "top.txt", file: "hello" };
  * ```
  */
@@ -98,7 +98,7 @@ export interface EmulatorEntry {
  *
  * @example
  * ```ts
- * import type { EmulatorOptions } from "./options.ts";
+ * import { type EmulatorOptions } from "@x/repo-fs/emulator";
  * const options: EmulatorOptions = {
  *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}', "README.md": "# hi" },
  *   token: "secret",

@@ -21,18 +21,7 @@ const FAILURE_TEXT: Record<number, [code: string, message: string]> = {
   504: ["GatewayTimeout", "Gateway timeout."],
 };
 
-/**
- * A 200 JSON answer from pre-encoded bytes.
- *
- * @example
- * ```ts
- * import { jsonReply } from "./replies.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * const response = jsonReply(new TextEncoder().encode('{"status":"OK","data":[]}'));
- * strictEqual(response.headers.get("content-type"), "application/json");
- * deepStrictEqual(await response.json(), { status: "OK", data: [] });
- * ```
- */
+/** A 200 JSON answer from pre-encoded bytes. */
 export function jsonReply(
   body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
 ): Response {
@@ -41,18 +30,7 @@ export function jsonReply(
   });
 }
 
-/**
- * The repository's error envelope, `{"status":"ERROR","message":...}`.
- *
- * @example
- * ```ts
- * import { envelopeError } from "./replies.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * const response = envelopeError(401, "Bad API key");
- * strictEqual(response.status, 401);
- * deepStrictEqual(await response.json(), { status: "ERROR", message: "Bad API key" });
- * ```
- */
+/** The repository's error envelope, `{"status":"ERROR","message":...}`. */
 export function envelopeError(
   status: number,
   message: string,
@@ -61,20 +39,7 @@ export function envelopeError(
   return Response.json({ status: "ERROR", message }, { status, headers });
 }
 
-/**
- * An S3-style XML error.
- *
- * @example
- * ```ts
- * import { xmlError } from "./replies.ts";
- * import { strictEqual } from "node:assert/strict";
- * const response = xmlError(403, "AccessDenied", "Request has expired");
- * strictEqual(
- *   await response.text(),
- *   '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
- * );
- * ```
- */
+/** An S3-style XML error. */
 export function xmlError(
   status: number,
   code: string,
@@ -95,20 +60,6 @@ export function xmlError(
  * The answer of a failure rule, in the format of the origin it fires on.
  * `key` is the `X-Repo-key` the request carried, quoted by `echoToken` rules;
  * `url` the request's URL, quoted by `echoUrl` rules.
- *
- * @example
- * ```ts
- * import { failureReply } from "./replies.ts";
- * import { strictEqual } from "node:assert/strict";
- * const response = failureReply({ target: "store", status: 503, count: 1, retryAfter: "2" }, "store");
- * strictEqual(response.headers.get("retry-after"), "2");
- * strictEqual(response.headers.get("content-type"), "application/xml");
- * await response.body?.cancel();
- * const echoed = failureReply({ target: "repo", status: 401, count: 1, echoToken: true }, "repo", "k-1");
- * strictEqual((await echoed.json()).message, "Bad API key k-1");
- * const quoted = failureReply({ target: "store", status: 502, count: 1, echoUrl: true }, "store", null, "http://s/k?sig=1");
- * strictEqual((await quoted.text()).includes("<Message>Bad gateway for http://s/k?sig=1</Message>"), true);
- * ```
  */
 export function failureReply(
   rule: FailureRule,
@@ -131,16 +82,7 @@ export function failureReply(
     : xmlError(rule.status, code, message, headers);
 }
 
-/**
- * An answer nobody reads: its client went away while the request waited.
- *
- * @example
- * ```ts
- * import { clientGone } from "./replies.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(clientGone().status, 499);
- * ```
- */
+/** An answer nobody reads: its client went away while the request waited. */
 export function clientGone(): Response {
   return new Response(null, { status: 499 });
 }

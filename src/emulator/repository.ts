@@ -34,18 +34,7 @@ type Route =
 /** Routes of the dataset and version endpoints, counted as listing calls. */
 const LISTING_KINDS = new Set<Route["kind"]>(["listing", "files", "versions"]);
 
-/**
- * The request handler of the repository origin.
- *
- * @example
- * ```ts
- * import { repositoryHandler } from "./repository.ts";
- * import type { EmulatorContext } from "./context.ts";
- * function serveRepository(context: EmulatorContext): Deno.HttpServer {
- *   return Deno.serve({ port: 0, onListen() {} }, repositoryHandler(context));
- * }
- * ```
- */
+/** The request handler of the repository origin. */
 export function repositoryHandler(
   context: EmulatorContext,
 ): (request: Request) => Promise<Response> {

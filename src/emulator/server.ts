@@ -29,7 +29,7 @@ import { goneSignal, sleep } from "./waits.ts";
  *
  * @example
  * ```ts
- * import { startEmulator } from "./server.ts";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { ok, strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
  * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
@@ -58,7 +58,7 @@ export interface Emulator extends AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { startEmulator } from "./server.ts";
+   * import { startEmulator } from "@x/repo-fs/emulator";
    * import { strictEqual } from "node:assert/strict";
    * await using emu = await startEmulator();
    * await fetch(`${emu.host}/api/datasets/:persistentId/?persistentId=${emu.pid}`)
@@ -74,7 +74,7 @@ export interface Emulator extends AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { startEmulator } from "./server.ts";
+   * import { startEmulator } from "@x/repo-fs/emulator";
    * import { strictEqual } from "node:assert/strict";
    * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
    * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
@@ -99,7 +99,7 @@ export interface Emulator extends AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { startEmulator } from "./server.ts";
+   * import { startEmulator } from "@x/repo-fs/emulator";
    * import { strictEqual, throws } from "node:assert/strict";
    * await using emu = await startEmulator({
    *   files: { "a/b.txt": "new" },
@@ -119,7 +119,7 @@ export interface Emulator extends AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { startEmulator } from "./server.ts";
+   * import { startEmulator } from "@x/repo-fs/emulator";
    * import { notStrictEqual, strictEqual } from "node:assert/strict";
    * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
    * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
@@ -148,7 +148,7 @@ export interface Emulator extends AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { startEmulator } from "./server.ts";
+   * import { startEmulator } from "@x/repo-fs/emulator";
    * import { strictEqual } from "node:assert/strict";
    * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
    * const head = await fetch(`${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`, {
@@ -171,7 +171,7 @@ export interface Emulator extends AsyncDisposable {
    *
    * @example
    * ```ts
-   * import { startEmulator } from "./server.ts";
+   * import { startEmulator } from "@x/repo-fs/emulator";
    * import { rejects, strictEqual } from "node:assert/strict";
    * const emu = await startEmulator();
    * const closing = emu.close();
@@ -188,7 +188,7 @@ export interface Emulator extends AsyncDisposable {
  *
  * @example
  * ```ts
- * import { startEmulator } from "./server.ts";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({
  *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}' },

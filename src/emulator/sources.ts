@@ -17,15 +17,6 @@ type FileValue = Uint8Array | string | EmulatorFileSpec;
 /**
  * A version's files: `main` for the dataset's own version, `versions` for
  * the extra named ones.
- *
- * @example
- * ```ts
- * import type { DatasetSources } from "./sources.ts";
- * const sources: DatasetSources = {
- *   main: [{ filename: "a.txt", file: "a" }],
- *   versions: { "1.0": [{ filename: "a.txt", file: "old" }] },
- * };
- * ```
  */
 export interface DatasetSources {
   /** Entries of the dataset's current version. */
@@ -34,20 +25,7 @@ export interface DatasetSources {
   versions: Record<string, EmulatorEntry[]>;
 }
 
-/**
- * Collects the entries of every version, reading `options.dir` once.
- *
- * @example
- * ```ts
- * import { collectSources } from "./sources.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const sources = await collectSources({ files: { "a/b.txt": "hi", "c.txt": "ho" } });
- * deepStrictEqual(sources.main, [
- *   { directoryLabel: "a", filename: "b.txt", file: "hi" },
- *   { filename: "c.txt", file: "ho" },
- * ]);
- * ```
- */
+/** Collects the entries of every version, reading `options.dir` once. */
 export async function collectSources(
   options: EmulatorOptions,
 ): Promise<DatasetSources> {
@@ -63,17 +41,7 @@ export async function collectSources(
   return { main, versions };
 }
 
-/**
- * The file description of any accepted content form.
- *
- * @example
- * ```ts
- * import { toFileSpec } from "./sources.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(toFileSpec("hi"), { content: "hi" });
- * deepStrictEqual(toFileSpec({ content: "hi", restricted: true }), { content: "hi", restricted: true });
- * ```
- */
+/** The file description of any accepted content form. */
 export function toFileSpec(value: FileValue): EmulatorFileSpec {
   return typeof value === "string" || value instanceof Uint8Array
     ? { content: value }

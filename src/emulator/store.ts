@@ -11,18 +11,7 @@ import { type FailureRule, takeFailure } from "./faults.ts";
 import { clientGone, failureReply, xmlError } from "./replies.ts";
 import { enterInFlight } from "./counters.ts";
 
-/**
- * The request handler of the object-store origin.
- *
- * @example
- * ```ts
- * import { storeHandler } from "./store.ts";
- * import type { EmulatorContext } from "./context.ts";
- * function serveStore(context: EmulatorContext): Deno.HttpServer {
- *   return Deno.serve({ port: 0, onListen() {} }, storeHandler(context));
- * }
- * ```
- */
+/** The request handler of the object-store origin. */
 export function storeHandler(
   context: EmulatorContext,
 ): (request: Request) => Promise<Response> {

@@ -39,7 +39,7 @@ interface RedisClient {
  *
  * @example
  * ```ts
- * import { CoordinatorError } from "./coordinator_connection.ts";
+ * import { CoordinatorError } from "@x/repo-fs";
  * import { strictEqual } from "node:assert/strict";
  * const error = new CoordinatorError("redis://:secret@10.0.0.5:6379", "connection refused");
  * strictEqual(error.coordinator, "redis://10.0.0.5:6379");
@@ -72,14 +72,6 @@ export class CoordinatorError extends Error {
 /**
  * `redis://host:port` (or `rediss://`, with a user, password or database)
  * checked; anything else is a `TypeError`.
- *
- * @example
- * ```ts
- * import { checkCoordinatorUrl } from "./coordinator_connection.ts";
- * import { strictEqual, throws } from "node:assert/strict";
- * strictEqual(checkCoordinatorUrl("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
- * throws(() => checkCoordinatorUrl("http://127.0.0.1:6379"), TypeError);
- * ```
  */
 export function checkCoordinatorUrl(url: unknown): string {
   let parsed: URL | undefined;
@@ -101,21 +93,7 @@ export function checkCoordinatorUrl(url: unknown): string {
   return url;
 }
 
-/**
- * The connection to one coordinator, shared by overlapping uses.
- *
- * @example
- * ```ts
- * import { CoordinatorConnection } from "./coordinator_connection.ts";
- * import { rejects } from "node:assert/strict";
- * // Nothing listens on port 9 of the loopback: the use fails, naming the coordinator.
- * const connection = new CoordinatorConnection("redis://127.0.0.1:9");
- * await rejects(
- *   connection.use((eval_) => eval_("return 1", [], [])),
- *   { name: "CoordinatorError", message: /^The coordinator redis:\/\/127\.0\.0\.1:9 cannot be used/ },
- * );
- * ```
- */
+/** The connection to one coordinator, shared by overlapping uses. */
 export class CoordinatorConnection {
   /** The coordinator's URL. */
   readonly url: string;

@@ -13,13 +13,6 @@
  * none): a cached entry whose `url` is the stale one is deleted. Answers
  * `["cached", value]`, `["claimed"]` (the caller now holds the resolving
  * lease) or `["busy"]` (another process is resolving it).
- *
- * @example
- * ```ts
- * import { GET_OR_CLAIM } from "./coordinator_scripts.ts";
- * import { ok } from "node:assert/strict";
- * ok(GET_OR_CLAIM.includes("'NX'"));
- * ```
  */
 export const GET_OR_CLAIM = `
 local cached = redis.call('GET', KEYS[1])
@@ -39,13 +32,6 @@ return {'busy'}
  * One free HEAD place taken as a lease. KEYS: every place's key. ARGV:
  * owner id, lease ms. Answers the index of the place taken, or -1 when
  * all are held.
- *
- * @example
- * ```ts
- * import { TAKE_PLACE } from "./coordinator_scripts.ts";
- * import { ok } from "node:assert/strict";
- * ok(TAKE_PLACE.includes("return -1"));
- * ```
  */
 export const TAKE_PLACE = `
 for i, key in ipairs(KEYS) do
@@ -60,13 +46,6 @@ return -1
  * Extends the leases the caller holds. KEYS: the leases. ARGV: their owner
  * ids in the same order, then the lease ms. Answers how many were no
  * longer the caller's.
- *
- * @example
- * ```ts
- * import { RENEW } from "./coordinator_scripts.ts";
- * import { ok } from "node:assert/strict";
- * ok(RENEW.includes("PEXPIRE"));
- * ```
  */
 export const RENEW = `
 local lost = 0
@@ -84,13 +63,6 @@ return lost
  * Ends a resolution: stores the URL (unless `""`) with its time to live,
  * and gives back the leases the owner still holds. KEYS: the URL key, then
  * the leases. ARGV: the entry, its time to live in ms, the owner id.
- *
- * @example
- * ```ts
- * import { FINISH } from "./coordinator_scripts.ts";
- * import { ok } from "node:assert/strict";
- * ok(FINISH.includes("'PX'"));
- * ```
  */
 export const FINISH = `
 if ARGV[1] ~= '' then

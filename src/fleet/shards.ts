@@ -14,7 +14,7 @@
  *
  * @example
  * ```ts
- * import type { Shard } from "./shards.ts";
+ * import { type Shard } from "@x/repo-fs/zarr";
  * const second: Shard = { index: 1, count: 4 };
  * ```
  */
@@ -31,7 +31,7 @@ export interface Shard {
  *
  * @example
  * ```ts
- * import type { ShardableFile } from "./shards.ts";
+ * import { type ShardableFile } from "@x/repo-fs";
  * const file: ShardableFile = { name: "climate.zarr/temp/0.0", size: 40_000 };
  * ```
  */
@@ -48,7 +48,7 @@ export interface ShardableFile {
  *
  * @example
  * ```ts
- * import type { ChunkSelection } from "./shards.ts";
+ * import { type ChunkSelection } from "@x/repo-fs/zarr";
  * const firstTenDays: ChunkSelection = [{ start: 0, stop: 10, step: null }, null, null];
  * ```
  */
@@ -57,16 +57,7 @@ export type ChunkSelection = (
   | null
 )[];
 
-/**
- * The environment variables {@linkcode shardFromEnvironment} reads.
- *
- * @example
- * ```ts
- * import { SHARD_VARIABLES } from "./shards.ts";
- * import { ok } from "node:assert/strict";
- * ok(SHARD_VARIABLES.includes("SLURM_ARRAY_TASK_ID"));
- * ```
- */
+/** The environment variables {@linkcode shardFromEnvironment} reads. */
 export const SHARD_VARIABLES: readonly string[] = [
   "REPO_FS_SHARD",
   "SLURM_ARRAY_TASK_ID",

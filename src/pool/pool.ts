@@ -35,9 +35,9 @@ import type { SerializedRepoFs } from "../serialize.ts";
  *
  * @example
  * ```ts
- * import { type PoolOptions, RepoFsPool } from "./pool.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { startEmulator } from "../../emulator.ts";
+ * import { type PoolOptions, RepoFsPool } from "@x/repo-fs";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { strictEqual } from "node:assert/strict";
  *
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
@@ -70,9 +70,9 @@ export interface PoolOptions {
  *
  * @example
  * ```ts
- * import { type RangeRequest, RepoFsPool } from "./pool.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { startEmulator } from "../../emulator.ts";
+ * import { type RangeRequest, RepoFsPool } from "@x/repo-fs";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual } from "node:assert/strict";
  *
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
@@ -155,15 +155,7 @@ const CANCEL_GRACE_MS = 1000;
 let crash: (pool: RepoFsPool, index: number, reason: string) => void;
 let countUrlMessages: (pool: RepoFsPool) => UrlMessageCounts;
 
-/**
- * What crossed between a pool's threads for content URLs.
- *
- * @example
- * ```ts
- * import type { UrlMessageCounts } from "./pool.ts";
- * const none: UrlMessageCounts = { askMessages: 0, asks: 0, answerMessages: 0 };
- * ```
- */
+/** What crossed between a pool's threads for content URLs. */
 export interface UrlMessageCounts {
   /** Messages of URL asks the workers sent. */
   askMessages: number;
@@ -176,26 +168,6 @@ export interface UrlMessageCounts {
 /**
  * Test seam: worker `index` of `pool` throws an uncaught error, as a crash
  * would; its requests reject with a {@linkcode WorkerCrashedError}.
- *
- * @example
- * ```ts
- * import { crashWorker, RepoFsPool } from "./pool.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { WorkerCrashedError } from "../base/errors.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { rejects, strictEqual } from "node:assert/strict";
- *
- * await using emu = await startEmulator({ files: { "a.txt": "hello", "b.txt": "world" } });
- * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
- * await pool.catFile("a.txt"); // the worker is up
- * emu.faults.headDelayMs = 60_000; // b.txt's URL takes a minute to come
- * const read = pool.catFile("b.txt");
- * crashWorker(pool, 0);
- * await rejects(read, WorkerCrashedError);
- * emu.faults.headDelayMs = 0;
- * const again = await pool.catFile("b.txt"); // read by the worker that took its place
- * strictEqual(new TextDecoder().decode(again), "world");
- * ```
  */
 export function crashWorker(
   pool: RepoFsPool,
@@ -208,20 +180,6 @@ export function crashWorker(
 /**
  * Test seam: how many URL asks the workers of `pool` sent, in how many
  * messages, and how many messages of answers came back.
- *
- * @example
- * ```ts
- * import { RepoFsPool, urlMessageCounts } from "./pool.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * await using emu = await startEmulator({ files: { "a.txt": "a", "b.txt": "b" } });
- * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
- * deepStrictEqual(urlMessageCounts(pool), { askMessages: 0, asks: 0, answerMessages: 0 });
- * await pool.catRanges([{ path: "a.txt" }, { path: "b.txt" }]);
- * strictEqual(urlMessageCounts(pool).asks, 2); // one per file
- * ```
  */
 export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
   return countUrlMessages(pool);
@@ -239,9 +197,9 @@ export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
  *
  * @example
  * ```ts
- * import { RepoFsPool } from "./pool.ts";
- * import { RepoFs } from "../repo_fs.ts";
- * import { startEmulator } from "../../emulator.ts";
+ * import { RepoFsPool } from "@x/repo-fs";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual } from "node:assert/strict";
  *
  * await using emu = await startEmulator({

@@ -24,17 +24,7 @@ import {
 import { CoordinatorError } from "../fleet/coordinator_connection.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
-/**
- * What the main thread asks of a worker.
- *
- * @example
- * ```ts
- * import type { ToWorker } from "./pool_protocol.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const ask: ToWorker = { type: "cat", job: 1, path: "climate.zarr/.zgroup", start: 0, end: 24 };
- * deepStrictEqual(structuredClone(ask), ask); // plain data: it crosses postMessage whole
- * ```
- */
+/** What the main thread asks of a worker. */
 export type ToWorker =
   | { type: "init"; serialized: SerializedRepoFs }
   | { type: "cat"; job: number; path: string; start?: number; end?: number }
@@ -55,14 +45,6 @@ export type ToWorker =
 /**
  * What a worker tells the main thread. `ready` comes once, when its module
  * has loaded.
- *
- * @example
- * ```ts
- * import type { FromWorker } from "./pool_protocol.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const asks: FromWorker = { type: "resolve", asks: [{ ask: 1, file: { id: 42, format: "original" } }] };
- * deepStrictEqual(structuredClone(asks), asks); // plain data: it crosses postMessage whole
- * ```
  */
 export type FromWorker =
   | { type: "ready" }
@@ -77,12 +59,6 @@ export type FromWorker =
 /**
  * A worker's ask for the content URL of `file`; `stale` is a URL that
  * failed. Asks travel in batches (see {@linkcode Batch}).
- *
- * @example
- * ```ts
- * import type { UrlAsk } from "./pool_protocol.ts";
- * const again: UrlAsk = { ask: 2, file: { id: 42 }, stale: "https://s3.example/b/k?sig=old" };
- * ```
  */
 export interface UrlAsk {
   /** The worker's number for this ask. */
@@ -96,13 +72,6 @@ export interface UrlAsk {
 /**
  * The main thread's answer to one {@linkcode UrlAsk}: the URL, or why
  * there is none.
- *
- * @example
- * ```ts
- * import { flattenError, type UrlAnswer } from "./pool_protocol.ts";
- * const found: UrlAnswer = { ask: 1, url: { url: "https://s3.example/b/k", direct: false, resolvedAt: 0, expiresAt: Infinity } };
- * const failed: UrlAnswer = { ask: 2, error: flattenError(new Error("HTTP 404")) };
- * ```
  */
 export interface UrlAnswer {
   /** The number of the ask answered. */
@@ -119,30 +88,6 @@ export interface UrlAnswer {
  * added by then. An item can be taken back until it is sent. `hold` keeps
  * items for a later `flush` instead (the worker holds URL asks while the
  * main thread has enough of its asks to work on).
- *
- * @example
- * ```ts
- * import { Batch } from "./pool_protocol.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * const sent: string[][] = [];
- * const batch = new Batch<number, string>((items) => sent.push(items));
- * batch.add(1, "a");
- * batch.add(2, "b");
- * batch.add(3, "c");
- * strictEqual(batch.take(2), true); // not sent yet: taken back
- * await Promise.resolve();
- * deepStrictEqual(sent, [["a", "c"]]);
- * strictEqual(batch.take(1), false); // already sent
- *
- * let holding = true;
- * const held = new Batch<number, string>((items) => sent.push(items), () => holding);
- * held.add(4, "d");
- * await Promise.resolve();
- * strictEqual(sent.length, 1); // held
- * holding = false;
- * held.flush();
- * deepStrictEqual(sent[1], ["d"]);
- * ```
  */
 export class Batch<K, T> {
   readonly #items = new Map<K, T>();
@@ -191,22 +136,7 @@ export class Batch<K, T> {
   }
 }
 
-/**
- * An error as plain data.
- *
- * @example
- * ```ts
- * import { flattenError, type PlainError } from "./pool_protocol.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const plain: PlainError = flattenError(new Error("no listing", { cause: new TypeError("bad JSON") }));
- * deepStrictEqual(plain, {
- *   name: "Error",
- *   message: "no listing",
- *   fields: {},
- *   cause: { name: "TypeError", message: "bad JSON", fields: {} },
- * });
- * ```
- */
+/** An error as plain data. */
 export interface PlainError {
   name: string;
   message: string;
@@ -231,18 +161,6 @@ const CLASSES: Record<string, { prototype: Error }> = {
 /**
  * An error as plain data that survives `postMessage`, with its chain of
  * causes (the first eight).
- *
- * @example
- * ```ts
- * import { flattenError } from "./pool_protocol.ts";
- * import { RepoHttpError } from "../base/errors.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * strictEqual(flattenError(new RangeError("too far")).name, "RangeError");
- * const http = flattenError(new RepoHttpError(503, "https://repo.example.org/api/x", "busy"));
- * strictEqual(http.name, "RepoHttpError");
- * strictEqual(http.fields.status, 503);
- * deepStrictEqual(flattenError("not an Error"), { name: "Error", message: "not an Error", fields: {} });
- * ```
  */
 export function flattenError(error: unknown, depth = 0): PlainError {
   if (!(error instanceof Error)) {
@@ -267,20 +185,7 @@ export function flattenError(error: unknown, depth = 0): PlainError {
   return plain;
 }
 
-/**
- * The error of the same class, message, fields and causes, on this side.
- *
- * @example
- * ```ts
- * import { flattenError, reviveError } from "./pool_protocol.ts";
- * import { NotFoundError } from "../base/errors.ts";
- * import { ok, strictEqual } from "node:assert/strict";
- * const e = reviveError(flattenError(new NotFoundError("a/b")));
- * ok(e instanceof NotFoundError);
- * strictEqual(e.path, "a/b");
- * strictEqual(e.code, "ENOENT");
- * ```
- */
+/** The error of the same class, message, fields and causes, on this side. */
 export function reviveError(plain: PlainError): Error {
   const prototype = CLASSES[plain.name]?.prototype ?? Error.prototype;
   const error = Object.create(prototype) as Error;
@@ -304,19 +209,7 @@ export function reviveError(plain: PlainError): Error {
   return error;
 }
 
-/**
- * The buffers to transfer rather than copy.
- *
- * @example
- * ```ts
- * import { transferables } from "./pool_protocol.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const bytes = new Uint8Array(8);
- * deepStrictEqual(transferables(bytes), [bytes.buffer]);
- * deepStrictEqual(transferables(new Uint8Array(new SharedArrayBuffer(8))), []); // shared, not moved
- * deepStrictEqual(transferables("text"), []);
- * ```
- */
+/** The buffers to transfer rather than copy. */
 export function transferables(value: unknown): Transferable[] {
   if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) {
     return [value.buffer];

@@ -11,23 +11,7 @@
 import type { Worker as NodeWorker } from "node:worker_threads";
 import type { FromWorker, ToWorker } from "./pool_protocol.ts";
 
-/**
- * What a pool hears from one of its workers.
- *
- * @example
- * ```ts
- * import type { WorkerListener } from "./worker_port.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const heard: string[] = [];
- * const listener: WorkerListener = {
- *   message: (message) => heard.push(message.type),
- *   failed: (reason) => heard.push(`failed: ${reason}`),
- * };
- * listener.message({ type: "ready" });
- * listener.failed("Error: no worker today");
- * deepStrictEqual(heard, ["ready", "failed: Error: no worker today"]);
- * ```
- */
+/** What a pool hears from one of its workers. */
 export interface WorkerListener {
   /** A message the worker posted. */
   message(message: FromWorker): void;
@@ -35,23 +19,7 @@ export interface WorkerListener {
   failed(reason: string): void;
 }
 
-/**
- * The pool's end of one worker.
- *
- * @example
- * ```ts
- * import { startWorker } from "./worker_port.ts";
- * import { match } from "node:assert/strict";
- * const failed = Promise.withResolvers<string>();
- * const worker = startWorker(new URL("../../workers/range_worker.ts", import.meta.url), {
- *   message: () => {},
- *   failed: failed.resolve,
- * });
- * worker.post({ type: "crash", reason: "asked to crash" });
- * match(await failed.promise, /asked to crash/);
- * worker.terminate();
- * ```
- */
+/** The pool's end of one worker. */
 export interface PoolWorker {
   /** Sends `message` to the worker. */
   post(message: ToWorker): void;
@@ -62,19 +30,6 @@ export interface PoolWorker {
 /**
  * Starts the worker module at `url` and reports what it says to `listener`.
  * A string that is not a URL is, in Node, a file path.
- *
- * @example
- * ```ts
- * import { startWorker } from "./worker_port.ts";
- * import { strictEqual } from "node:assert/strict";
- * const ready = Promise.withResolvers<string>();
- * const worker = startWorker(new URL("../../workers/range_worker.ts", import.meta.url), {
- *   message: (message) => ready.resolve(message.type),
- *   failed: ready.reject,
- * });
- * strictEqual(await ready.promise, "ready");
- * worker.terminate();
- * ```
  */
 export function startWorker(
   url: string | URL,
@@ -145,21 +100,7 @@ function nodeWorker(url: string | URL, listener: WorkerListener): PoolWorker {
   };
 }
 
-/**
- * A worker's end of its pool.
- *
- * @example
- * ```ts
- * import type { PoolPort } from "./worker_port.ts";
- * import type { FromWorker } from "./pool_protocol.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const sent: [FromWorker, Transferable[]][] = [];
- * const port: PoolPort = { post: (message, transfer = []) => sent.push([message, transfer]) };
- * const bytes = new Uint8Array(4);
- * port.post({ type: "bytes", job: 1, bytes }, [bytes.buffer]);
- * deepStrictEqual(sent, [[{ type: "bytes", job: 1, bytes }, [bytes.buffer]]]);
- * ```
- */
+/** A worker's end of its pool. */
 export interface PoolPort {
   /** Sends `message` to the pool, moving the buffers in `transfer`. */
   post(message: FromWorker, transfer?: Transferable[]): void;
@@ -174,36 +115,6 @@ interface WebWorkerScope {
 /**
  * Called by a worker module as it loads: the pool's messages go to
  * `receive`, from now on, and the port it resolves to answers them.
- *
- * @example
- * ```ts
- * import { startWorker } from "./worker_port.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * import { pathToFileURL } from "node:url";
- * const module = await Deno.makeTempFile({ suffix: ".js" });
- * await Deno.writeTextFile(module, `
- *   import { connectToPool } from ${JSON.stringify(import.meta.resolve("./worker_port.ts"))};
- *   const pool = await connectToPool((message) => {
- *     if (message.type !== "cat") return;
- *     const bytes = new TextEncoder().encode(message.path);
- *     pool.post({ type: "bytes", job: message.job, bytes }, [bytes.buffer]);
- *   });
- *   pool.post({ type: "ready" });
- * `);
- * const heard = Promise.withResolvers<unknown>();
- * const worker = startWorker(pathToFileURL(module), {
- *   message: (message) => message.type === "bytes" && heard.resolve(message),
- *   failed: heard.reject,
- * });
- * worker.post({ type: "cat", job: 7, path: "echo" });
- * deepStrictEqual(await heard.promise, {
- *   type: "bytes",
- *   job: 7,
- *   bytes: new TextEncoder().encode("echo"),
- * });
- * worker.terminate();
- * await Deno.remove(module);
- * ```
  *
  * @throws {Error} when it runs outside a worker
  */

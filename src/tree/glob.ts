@@ -26,16 +26,6 @@ import { normalizePath } from "./paths.ts";
  * `find(prefix, { maxdepth: depth, withdirs: true })` filtered by
  * {@linkcode CompiledGlob.matches}; for a literal one, `prefix` itself when it
  * exists.
- *
- * @example
- * ```ts
- * import { compileGlob } from "./glob.ts";
- * import { strictEqual } from "node:assert/strict";
- * const glob = compileGlob("climate.zarr/t?mp/.z*");
- * strictEqual(glob.prefix, "climate.zarr");
- * strictEqual(glob.depth, 2);
- * strictEqual(glob.matches("climate.zarr/temp/.zarray"), true);
- * ```
  */
 export interface CompiledGlob {
   /** The fixed leading directory key handed to `find` (`""` for the root). */
@@ -68,28 +58,6 @@ export interface CompiledGlob {
  * only directories (a literal pattern names its path either way).
  *
  * @throws {TypeError} for a `.` or `..` segment, a NUL, or `**` inside a name.
- *
- * @example
- * ```ts
- * import { compileGlob } from "./glob.ts";
- * import { strictEqual, throws } from "node:assert/strict";
- * const glob = compileGlob("repo://d1/d2/**");
- * strictEqual(glob.prefix, "d1/d2");
- * strictEqual(glob.depth, undefined);
- * strictEqual(glob.matches("d1/d2/x/y/t.nc"), true);
- * strictEqual(glob.matches("d1/d2", true), true); // the directory the `**` starts at
- *
- * const ncFiles = compileGlob("*.nc");
- * strictEqual(ncFiles.depth, 1);
- * strictEqual(ncFiles.matches("t.nc"), true);
- * strictEqual(ncFiles.matches("sub/t.nc"), false); // `*` stays inside one name
- *
- * const topDirectories = compileGlob("*\/");
- * strictEqual(topDirectories.matches("sub", true), true);
- * strictEqual(topDirectories.matches("t.nc", false), false);
- *
- * throws(() => compileGlob("a**b"), /"\*\*" can only be a whole path segment/);
- * ```
  */
 export function compileGlob(pattern: string): CompiledGlob {
   const path = normalizePath(pattern).replace(

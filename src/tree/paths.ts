@@ -14,15 +14,6 @@ const NOT_A_KEY = /^repo:\/\/|^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)|\0/;
  * `undefined` when it is one: it must be non-empty and relative, with no
  * empty, `.` or `..` segment. The one rule for dataset paths, used by
  * {@linkcode normalizePath} and by every check of a path written to disk.
- *
- * @example
- * ```ts
- * import { keyProblem } from "./paths.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(keyProblem("climate.zarr/.zgroup"), undefined);
- * strictEqual(keyProblem("a/../b"), 'it has a ".." segment');
- * strictEqual(keyProblem("/etc"), "it is absolute (starts with /)");
- * ```
  */
 export function keyProblem(key: string): string | undefined {
   if (key === "") return "it is empty";
@@ -40,15 +31,6 @@ export function keyProblem(key: string): string | undefined {
  * Turns a caller's path into a routing-table key: drops a leading `repo://`,
  * leading, trailing and repeated `/`. A `.` or `..` segment, or a NUL, is a
  * `TypeError` naming the path.
- *
- * @example
- * ```ts
- * import { normalizePath } from "./paths.ts";
- * import { strictEqual, throws } from "node:assert/strict";
- * strictEqual(normalizePath("repo:///climate.zarr//temp/"), "climate.zarr/temp");
- * strictEqual(normalizePath("/"), "");
- * throws(() => normalizePath("a/../b"), TypeError);
- * ```
  */
 export function normalizePath(path: string): string {
   if (typeof path !== "string") {
@@ -66,15 +48,6 @@ export function normalizePath(path: string): string {
  * {@linkcode normalizePath}, but a leading `repo://` is a directory named
  * `repo:` there, not the prefix a caller may type, so that no listed file
  * takes the key of another.
- *
- * @example
- * ```ts
- * import { listedKey, normalizePath } from "./paths.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(listedKey("repo://README.md"), "repo:/README.md");
- * strictEqual(normalizePath("repo:/README.md"), "repo:/README.md");
- * strictEqual(listedKey("data//a.nc"), "data/a.nc");
- * ```
  */
 export function listedKey(path: string): string {
   return NOT_A_KEY.test(path) ? cleanKey(path, path) : path;
@@ -95,32 +68,13 @@ function cleanKey(path: string, bare: string): string {
   return key;
 }
 
-/**
- * The key of the directory holding `key` (`""` for a root-level key).
- *
- * @example
- * ```ts
- * import { parentKey } from "./paths.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(parentKey("a/b.c/d"), "a/b.c");
- * strictEqual(parentKey("top.txt"), "");
- * ```
- */
+/** The key of the directory holding `key` (`""` for a root-level key). */
 export function parentKey(key: string): string {
   const slash = key.lastIndexOf("/");
   return slash === -1 ? "" : key.slice(0, slash);
 }
 
-/**
- * The last segment of a key.
- *
- * @example
- * ```ts
- * import { baseName } from "./paths.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(baseName("a/b.c/d"), "d");
- * ```
- */
+/** The last segment of a key. */
 export function baseName(key: string): string {
   return key.slice(key.lastIndexOf("/") + 1);
 }

@@ -17,7 +17,7 @@ import type { FileInfo, Logger, TabularView } from "../base/types.ts";
  *
  * @example
  * ```ts
- * import type { RejectedEntry } from "./routing_table.ts";
+ * import { type RejectedEntry } from "@x/repo-fs";
  * const r: RejectedEntry = { path: "../etc/passwd", id: 9, reason: 'contains a ".." segment' };
  * ```
  */
@@ -30,21 +30,7 @@ export interface RejectedEntry {
   reason: string;
 }
 
-/**
- * The compact, structured-clone and JSON safe form of a table's files.
- *
- * @example
- * ```ts
- * import type { CompactListing } from "./routing_table.ts";
- * const c: CompactListing = {
- *   paths: ["a/b", "c"], ids: [1, 2], sizes: [3, 5],
- *   contentTypes: ["text/plain"], contentTypeIndex: [0, -1],
- *   checksumTypes: ["SHA-1"], checksumTypeIndex: [-1, 0],
- *   checksums: [null, "a9993e364706816aba3e25717850c26c9cd0d89d"],
- *   tabular: [], originals: [], restricted: [1], embargoes: [[1, "2999-01-01"]],
- * };
- * ```
- */
+/** The compact, structured-clone and JSON safe form of a table's files. */
 export interface CompactListing {
   /** Table keys of the files. */
   paths: string[];
@@ -75,15 +61,6 @@ export interface CompactListing {
 /**
  * What {@linkcode RoutingTable.builder} returns: `add` each listed file,
  * then `finish` once.
- *
- * @example
- * ```ts
- * import { RoutingTable, type RoutingTableBuilder } from "./routing_table.ts";
- * import { strictEqual } from "node:assert/strict";
- * const builder: RoutingTableBuilder = RoutingTable.builder();
- * builder.add({ path: "x", id: 1, size: 0 });
- * strictEqual(builder.finish().fileCount, 1);
- * ```
  */
 export interface RoutingTableBuilder {
   /** Adds one listed file (or records why it is left out). */
@@ -95,14 +72,6 @@ export interface RoutingTableBuilder {
 /**
  * The dataset as a tree. Build it once per listing with
  * {@linkcode RoutingTable.build}; it is read-only afterwards.
- *
- * @example
- * ```ts
- * import { RoutingTable } from "./routing_table.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const table = RoutingTable.build([{ path: "a/b.c/d", id: 1, size: 3 }]);
- * deepStrictEqual(table.children("a"), [{ name: "a/b.c", type: "directory", size: 0 }]);
- * ```
  */
 export class RoutingTable {
   readonly #entries = new Map<string, FileInfo>();
@@ -138,16 +107,6 @@ export class RoutingTable {
    * A table built one listed file at a time, by the rules of
    * {@linkcode RoutingTable.build}, so that a listing read in pages is
    * never held whole.
-   *
-   * @example
-   * ```ts
-   * import { RoutingTable } from "./routing_table.ts";
-   * import { equal } from "node:assert/strict";
-   * const builder = RoutingTable.builder();
-   * builder.add({ path: "a/b", id: 1, size: 3 });
-   * builder.add({ path: "a/c", id: 2, size: 4 });
-   * equal(builder.finish().fileCount, 2);
-   * ```
    */
   static builder(
     logger?: Logger,

@@ -17,13 +17,6 @@ import type { Logger } from "../base/types.ts";
  * Which content a URL serves: file `id` as stored, or with `format:
  * "original"` the original upload of an ingested tabular file. The two
  * have different URLs, cached apart.
- *
- * @example
- * ```ts
- * import type { ContentKey } from "./download_urls.ts";
- * const archival: ContentKey = { id: 7 };
- * const original: ContentKey = { id: 7, format: "original" };
- * ```
  */
 export interface ContentKey {
   /** The repository's file id. */
@@ -32,15 +25,7 @@ export interface ContentKey {
   format?: "original";
 }
 
-/**
- * A content URL with what is known about it.
- *
- * @example
- * ```ts
- * import type { ResolvedUrl } from "./download_urls.ts";
- * const r: ResolvedUrl = { url: "https://s3.example/b/k", direct: false, resolvedAt: Date.now(), expiresAt: Infinity };
- * ```
- */
+/** A content URL with what is known about it. */
 export interface ResolvedUrl extends AccessAnswer {
   /** When it was resolved, epoch ms. */
   resolvedAt: number;
@@ -51,14 +36,6 @@ export interface ResolvedUrl extends AccessAnswer {
 /**
  * Anything that turns a file id (and format) into a content URL. `stale`
  * names a URL that failed: the resolver must not hand it out again.
- *
- * @example
- * ```ts
- * import type { UrlResolver } from "./download_urls.ts";
- * const fixed: UrlResolver = {
- *   resolve: ({ id }) => Promise.resolve({ url: `https://s3.example/${id}`, direct: false, resolvedAt: 0, expiresAt: Infinity }),
- * };
- * ```
  */
 export interface UrlResolver {
   /** The content URL of `file`; `signal` withdraws the ask. */
@@ -72,13 +49,6 @@ export interface UrlResolver {
 /**
  * A cache entry in plain form: `[fileId, url, direct]`, and `"original"`
  * fourth for the URL of an original upload.
- *
- * @example
- * ```ts
- * import type { CachedUrl } from "./download_urls.ts";
- * const entry: CachedUrl = [7, "https://s3.example/b/k?X-Amz-Signature=1", false];
- * const original: CachedUrl = [7, "https://s3.example/b/k.orig?X-Amz-Signature=2", false, "original"];
- * ```
  */
 export type CachedUrl = [
   fileId: number,
@@ -87,17 +57,7 @@ export type CachedUrl = [
   format?: "original",
 ];
 
-/**
- * The {@linkcode CachedUrl} form of `file`'s resolved `url`.
- *
- * @example
- * ```ts
- * import { cachedUrl } from "./download_urls.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const url = { url: "https://s3.example/b/k", direct: false, resolvedAt: 0, expiresAt: Infinity };
- * deepStrictEqual(cachedUrl({ id: 7 }, url), [7, "https://s3.example/b/k", false]);
- * ```
- */
+/** The {@linkcode CachedUrl} form of `file`'s resolved `url`. */
 export function cachedUrl(file: ContentKey, url: ResolvedUrl): CachedUrl {
   return file.format === undefined
     ? [file.id, url.url, url.direct]
@@ -109,20 +69,6 @@ export function cachedUrl(file: ContentKey, url: ResolvedUrl): CachedUrl {
  * repository, or (in a pool's worker) the main thread's cache. `stale` is
  * the URL that failed, if that is why it asks; `signal` aborts once nobody
  * waits for the answer any more.
- *
- * @example
- * ```ts
- * import type { UrlLookup } from "./download_urls.ts";
- * import { RepoApi } from "../api/repo_api.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { ok, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
- * const lookup: UrlLookup = ({ id, format }, _stale, signal) => api.head(id, signal, format);
- * const answer = await lookup({ id: emu.fileId("a.txt") }, undefined, new AbortController().signal);
- * strictEqual(answer.direct, false);
- * ok(answer.url.startsWith(emu.storeOrigin)); // a signed object-store URL
- * ```
  */
 export type UrlLookup = (
   file: ContentKey,
@@ -130,18 +76,7 @@ export type UrlLookup = (
   signal: AbortSignal,
 ) => Promise<AccessAnswer>;
 
-/**
- * A cached URL and what it is the URL of.
- *
- * @example
- * ```ts
- * import type { StoredUrl } from "./download_urls.ts";
- * const entry: StoredUrl = {
- *   file: { id: 7 },
- *   url: { url: "https://repo.example/api/access/datafile/7", direct: true, resolvedAt: Date.now(), expiresAt: Infinity },
- * };
- * ```
- */
+/** A cached URL and what it is the URL of. */
 export interface StoredUrl {
   /** The file (and format) the URL serves. */
   file: ContentKey;
@@ -153,17 +88,6 @@ export interface StoredUrl {
  * Where resolved URLs outlive the process: {@linkcode DownloadUrls} reads
  * it once, before its first lookup, and hands it every URL it resolves.
  * `read` never rejects; a store that cannot be read reads as empty.
- *
- * @example
- * ```ts
- * import { DownloadUrls, type StoredUrl, type UrlStore } from "./download_urls.ts";
- * import { strictEqual } from "node:assert/strict";
- * const kept: StoredUrl[] = [];
- * const store: UrlStore = { read: () => Promise.resolve([]), add: (entry) => void kept.push(entry) };
- * const urls = new DownloadUrls(({ id }) => Promise.resolve({ url: `https://s3.example/${id}`, direct: false }), 3, undefined, store);
- * await urls.resolve({ id: 7 });
- * strictEqual(kept[0].url.url, "https://s3.example/7");
- * ```
  */
 export interface UrlStore {
   /** The URLs stored earlier, none of them near expiry. */
@@ -179,17 +103,6 @@ export interface UrlStore {
  * sends the HEAD within this process's own budget) once it holds one of
  * the fleet's places. It never answers from anything else: when it cannot
  * reach the fleet, it rejects.
- *
- * @example
- * ```ts
- * import { DownloadUrls, type SharedUrls } from "./download_urls.ts";
- * import { strictEqual } from "node:assert/strict";
- * let heads = 0;
- * const fleet: SharedUrls = { resolve: (_file, _stale, signal, head) => head(signal) };
- * const urls = new DownloadUrls(({ id }) => (heads++, Promise.resolve({ url: `https://s3.example/${id}`, direct: false })), 3, undefined, undefined, fleet);
- * strictEqual((await urls.resolve({ id: 7 })).url, "https://s3.example/7");
- * strictEqual(heads, 1);
- * ```
  */
 export interface SharedUrls {
   /**
@@ -215,23 +128,6 @@ interface Pending {
  * The URL cache: one lookup per file id and format, at most `concurrency`
  * lookups in flight. A lookup whose askers have all withdrawn (aborted their signals)
  * is aborted, or never started.
- *
- * @example
- * ```ts
- * import { DownloadUrls } from "./download_urls.ts";
- * import { RepoApi } from "../api/repo_api.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
- * const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
- * const urls = new DownloadUrls(({ id, format }, _stale, signal) => api.head(id, signal, format), 3);
- * const id = emu.fileId("a.txt");
- * const [first, second] = await Promise.all([urls.resolve({ id }), urls.resolve({ id })]);
- * strictEqual(first.url, second.url);
- * strictEqual(emu.counters.heads, 1); // one HEAD for both asks
- * strictEqual((await urls.resolve({ id })).url, first.url); // and none once cached
- * strictEqual(emu.counters.heads, 1);
- * ```
  */
 export class DownloadUrls implements UrlResolver {
   readonly #cache = new Map<string, StoredUrl>();
@@ -396,16 +292,7 @@ function contentKey({ id, format }: ContentKey): ContentKey {
   return format === undefined ? { id } : { id, format };
 }
 
-/**
- * The one key of a file's content URL: its id, and the format read.
- *
- * @example
- * ```ts
- * import { cacheKey } from "./download_urls.ts";
- * import { notStrictEqual } from "node:assert/strict";
- * notStrictEqual(cacheKey({ id: 7 }), cacheKey({ id: 7, format: "original" }));
- * ```
- */
+/** The one key of a file's content URL: its id, and the format read. */
 export function cacheKey({ id, format }: ContentKey): string {
   return format === undefined ? String(id) : `${id}?format=${format}`;
 }
@@ -418,17 +305,6 @@ function resolved(answer: AccessAnswer, resolvedAt: number): ResolvedUrl {
 /**
  * Whether a URL is too close to its expiry to be handed out: within the
  * last tenth of the lifetime it had when it was resolved (at most 30 s).
- *
- * @example
- * ```ts
- * import { isStale } from "./download_urls.ts";
- * import { strictEqual } from "node:assert/strict";
- * const hour = 3_600_000;
- * const now = Date.now();
- * strictEqual(isStale({ url: "u", direct: false, resolvedAt: now, expiresAt: now + hour }), false);
- * // 10 s left of an hour: stale, though 10 s would be a long life for a URL resolved just now
- * strictEqual(isStale({ url: "u", direct: false, resolvedAt: now - hour + 10_000, expiresAt: now + 10_000 }), true);
- * ```
  */
 export function isStale(entry: ResolvedUrl): boolean {
   return isNearExpiry(entry.expiresAt, entry.expiresAt - entry.resolvedAt);

@@ -35,15 +35,7 @@ const WRITE_DELAY_MS = 1_000;
 /** The longest wait, reached by doubling it after every timed write. */
 const MAX_WRITE_DELAY_MS = 60_000;
 
-/**
- * Whose URLs a cache file holds: its name is a hash of these.
- *
- * @example
- * ```ts
- * import type { UrlCacheScope } from "./url_cache_file.ts";
- * const scope: UrlCacheScope = { repository: "https://repo.example.org/api", pid: "doi:10.5072/FK2/ABC", version: ":latest" };
- * ```
- */
+/** Whose URLs a cache file holds: its name is a hash of these. */
 export interface UrlCacheScope {
   /** The repository's API base, `https://repo.example.org/api`. */
   repository: string;
@@ -82,29 +74,6 @@ interface Io {
  * {@linkcode UrlCacheFile.add} are written a second later (later still
  * after each timed write, up to a minute), by
  * {@linkcode UrlCacheFile.flush}, or when the process exits.
- *
- * @example
- * ```ts
- * import { UrlCacheFile } from "./url_cache_file.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const scope = { repository: "https://repo.example.org/api", pid: "doi:10.5072/FK2/ABC", version: ":latest" };
- * const signed = (at: Date, seconds: number) =>
- *   `https://s3.example/b/7?X-Amz-Date=${at.toISOString().replace(/[-:]|\.\d+/g, "")}&X-Amz-Expires=${seconds}`;
- * const now = Date.now();
- *
- * const first = new UrlCacheFile(dir, scope);
- * deepStrictEqual(await first.read(), []); // no file yet
- * first.add({ file: { id: 7 }, url: { url: signed(new Date(now), 3600), direct: false, resolvedAt: now, expiresAt: now + 3_600_000 } });
- * const old = now - 3_590_000; // signed 10 s short of an hour ago: near expiry
- * first.add({ file: { id: 8 }, url: { url: signed(new Date(old), 3600), direct: false, resolvedAt: old, expiresAt: old + 3_600_000 } });
- * first.flush();
- * strictEqual((await Deno.stat(first.path!)).mode! & 0o777, 0o600);
- *
- * const later = await new UrlCacheFile(dir, scope).read(); // as the next process sees it
- * deepStrictEqual(later.map(({ file }) => file.id), [7]);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export class UrlCacheFile implements UrlStore {
   /** The file's path, known once {@linkcode UrlCacheFile.read} resolved. */

@@ -22,7 +22,7 @@ import { syncZlibStore } from "./zlib_codecs.ts";
  * @example
  * ```ts
  * import * as zarr from "zarrita";
- * import type { ArraySelection } from "./array_part.ts";
+ * import { type ArraySelection } from "@x/repo-fs/zarr";
  * const firstDayEveryOtherRow: ArraySelection = [0, zarr.slice(null, null, 2), null];
  * ```
  */
@@ -42,7 +42,7 @@ export type ArraySelection =
  *
  * @example
  * ```ts
- * import type { ArrayValues } from "./array_part.ts";
+ * import { type ArrayValues } from "@x/repo-fs/zarr";
  * const values: ArrayValues = new Float32Array([1.5, 2.5]);
  * ```
  */
@@ -66,7 +66,7 @@ export type ArrayValues =
  *
  * @example
  * ```ts
- * import type { ArrayResult } from "./array_part.ts";
+ * import { type ArrayResult } from "@x/repo-fs/zarr";
  * const twoByThree: ArrayResult = {
  *   data: new Float32Array([1, 2, 3, 4, 5, 6]),
  *   shape: [2, 3],
@@ -83,31 +83,10 @@ export interface ArrayResult {
   stride: number[];
 }
 
-/**
- * What a pool worker returns for one {@linkcode ArrayPartRequest}.
- *
- * @example
- * ```ts
- * import type { ArrayPartResult } from "./array_part.ts";
- * const rows: ArrayPartResult = { data: new Int16Array(6), shape: [2, 3], stride: [3, 1] };
- * ```
- */
+/** What a pool worker returns for one {@linkcode ArrayPartRequest}. */
 export type ArrayPartResult = ArrayResult;
 
-/**
- * One part of a `getArray` call, as a pool worker receives it.
- *
- * @example
- * ```ts
- * import * as zarr from "zarrita";
- * import type { ArrayPartRequest } from "./array_part.ts";
- * const firstTenDays: ArrayPartRequest = {
- *   root: "climate.zarr",
- *   arrayPath: "temperature",
- *   selection: [zarr.slice(0, 10), null, null],
- * };
- * ```
- */
+/** One part of a `getArray` call, as a pool worker receives it. */
 export interface ArrayPartRequest {
   /** Dataset directory holding the Zarr hierarchy (`""`: the dataset root). */
   root: string;
@@ -127,43 +106,6 @@ export interface ArrayPartRequest {
  * Reads parts of Zarr arrays from one source, opening each array (reading
  * its metadata) only once: a `RepoFsPool` worker keeps one for all the
  * parts it is given.
- *
- * @example
- * ```ts
- * import { ArrayPartReader } from "./array_part.ts";
- * import { RepoFs } from "../../mod.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * // A 4 × 5 array in chunks of two rows, valued 0, 1, 2, … in C order.
- * const values = ramp(Float32Array, 4 * 5);
- * await using emu = await startEmulator({
- *   files: await buildZarrStore(
- *     [{ path: "temperature", data: values, shape: [4, 5], chunks: [2, 5] }],
- *     { format: 2, prefix: "climate.zarr" },
- *   ),
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- *
- * const reader = new ArrayPartReader(fs);
- * const part = await reader.read({
- *   root: "climate.zarr",
- *   arrayPath: "temperature",
- *   selection: null,
- * });
- * deepStrictEqual(part.shape, [4, 5]);
- * deepStrictEqual(part.data, values);
- *
- * // The array is open: another part reads its one chunk and no metadata.
- * const reads = emu.counters.storeGets;
- * const row = await reader.read({
- *   root: "climate.zarr",
- *   arrayPath: "temperature",
- *   selection: [0],
- * });
- * deepStrictEqual(row.data, values.subarray(0, 5));
- * strictEqual(emu.counters.storeGets, reads + 1);
- * ```
  */
 export class ArrayPartReader {
   readonly #arrays = new Map<
@@ -204,32 +146,6 @@ export class ArrayPartReader {
  * `root`, its gzip and zlib chunks to be inflated by `node:zlib` where
  * there is one (see {@linkcode syncZlibStore}).
  *
- * @example
- * ```ts
- * import { openArray } from "./array_part.ts";
- * import { RepoFs } from "../../mod.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { buildZarrStore } from "../../fixtures/zarr_writer.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({
- *   files: await buildZarrStore(
- *     [{
- *       path: "temperature",
- *       data: new Float32Array(4 * 5),
- *       shape: [4, 5],
- *       chunks: [2, 5],
- *     }],
- *     { format: 3, prefix: "climate.zarr" },
- *   ),
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- *
- * const arr = await openArray(fs, "climate.zarr", "temperature");
- * deepStrictEqual(arr.shape, [4, 5]);
- * deepStrictEqual(arr.chunks, [2, 5]);
- * strictEqual(arr.dtype, "float32");
- * ```
- *
  * @param fs where the bytes come from
  * @param root dataset directory holding the hierarchy
  * @param arrayPath the array's path inside the hierarchy
@@ -248,30 +164,6 @@ export async function openArray(
  * `zarr.get(arr, selection)`, except that missing trailing axes are whole,
  * and that a point selection or a zero-dimensional array gives a result of
  * shape `[]` holding the one value instead of the bare value.
- *
- * @example
- * ```ts
- * import { openArray, readSelection } from "./array_part.ts";
- * import { RepoFs } from "../../mod.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * // A 4 × 5 array valued 0, 1, 2, … in C order: (3, 4) holds 19.
- * await using emu = await startEmulator({
- *   files: await buildZarrStore(
- *     [{ path: "t", data: ramp(Float32Array, 20), shape: [4, 5], chunks: [2, 5] }],
- *     { format: 2 },
- *   ),
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const arr = await openArray(fs, "", "t");
- *
- * const point = await readSelection(arr, [3, 4]);
- * deepStrictEqual(point.shape, []);
- * deepStrictEqual(point.data, new Float32Array([19]));
- * const row = await readSelection(arr, [3]); // as [3, null]
- * deepStrictEqual(row.data, new Float32Array([15, 16, 17, 18, 19]));
- * ```
  *
  * @param arr an open array
  * @param selection what to read of it
@@ -301,14 +193,6 @@ export async function readSelection(
 /**
  * Decoded bytes of one chunk of `arr`, counting 8 bytes an element for
  * data types other than numbers (booleans, strings, objects).
- *
- * @example
- * ```ts
- * import { chunkBytes } from "./array_part.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(chunkBytes({ chunks: [1, 16, 32], dtype: "float32" }), 2048);
- * strictEqual(chunkBytes({ chunks: [4], dtype: "bool" }), 32);
- * ```
  */
 export function chunkBytes(
   arr: { readonly chunks: readonly number[]; readonly dtype: string },
@@ -320,14 +204,6 @@ export function chunkBytes(
 
 /**
  * The selection with `null` for each missing trailing axis.
- *
- * @example
- * ```ts
- * import { padSelection } from "./array_part.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * deepStrictEqual(padSelection([3], 3), [3, null, null]);
- * strictEqual(padSelection(null, 3), null);
- * ```
  *
  * @param selection a selection of up to `rank` axes
  * @param rank the array's number of axes

@@ -17,32 +17,6 @@ import type { ReadStart, ReadWindow } from "./read_window.ts";
  * started are skipped, and `onIdle` waits for the running ones to settle,
  * then rejects with the first failure.
  *
- * @example
- * ```ts
- * import { chunkQueue } from "./chunk_queue.ts";
- * import { ReadWindow } from "./read_window.ts";
- * import { rejects, strictEqual } from "node:assert/strict";
- * const queue = chunkQueue(new ReadWindow({ initial: 2 }));
- * let done = 0;
- * for (let i = 0; i < 5; i++) queue.add(async () => void done++);
- * await queue.onIdle();
- * strictEqual(done, 5);
- *
- * // After a failure, tasks not yet started are skipped; those running end.
- * const failing = chunkQueue(new ReadWindow({ initial: 2, floor: 2, ceiling: 2 }));
- * let started = 0;
- * let finished = 0;
- * failing.add(() => Promise.reject(new Error("bad chunk")));
- * failing.add(async () => {
- *   await new Promise((resolve) => setTimeout(resolve, 5));
- *   finished++;
- * });
- * failing.add(async () => void started++);
- * await rejects(failing.onIdle(), /bad chunk/);
- * strictEqual(finished, 1);
- * strictEqual(started, 0);
- * ```
- *
  * @param window how many tasks to run at once, told how each went
  */
 export function chunkQueue(window: ReadWindow): {

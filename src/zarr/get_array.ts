@@ -38,20 +38,25 @@ import { withZarritaClass } from "./zarrita_errors.ts";
  * @example
  * ```ts
  * import * as zarr from "zarrita";
- * import { RepoFs, RepoFsPool } from "../../mod.ts";
- * import { getArray } from "./get_array.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
+ * import { RepoFs, RepoFsPool } from "@x/repo-fs";
+ * import { getArray } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual } from "node:assert/strict";
  * // Two years of a 2 × 3 grid in chunks of 30 days,
  * // valued 0, 1, 2, … in C order.
- * const values = ramp(Float32Array, 730 * 2 * 3);
- * await using emu = await startEmulator({
- *   files: await buildZarrStore(
- *     [{ path: "temperature", data: values, shape: [730, 2, 3], chunks: [30, 2, 3] }],
- *     { format: 2, prefix: "climate.zarr" },
- *   ),
- * });
+ * const files: Record<string, string | Uint8Array> = {
+ *   "climate.zarr/.zgroup": '{"zarr_format":2}',
+ *   "climate.zarr/temperature/.zarray": JSON.stringify({
+ *     zarr_format: 2, shape: [730, 2, 3], chunks: [30, 2, 3], dtype: "<f4",
+ *     compressor: null, filters: null, fill_value: 0, order: "C",
+ *   }),
+ * };
+ * for (let c = 0; c * 30 < 730; c++) {
+ *   const chunk = Float32Array.from({ length: 30 * 6 }, (_, i) => c * 180 + i);
+ *   files[`climate.zarr/temperature/${c}.0.0`] = new Uint8Array(chunk.buffer);
+ * }
+ * await using emu = await startEmulator({ files });
+ * const values = Float32Array.from({ length: 730 * 6 }, (_, i) => i);
  *
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
  * await using pool = new RepoFsPool(fs, { workers: 4 });
@@ -139,26 +144,10 @@ function mostParts(workers: number): number {
  * {@linkcode MIN_PART_BYTES}: a part costs messages, a job and a zarrita
  * `get` in a worker, which small parts would spend more time on than on
  * their chunks.
- *
- * @example
- * ```ts
- * import { MIN_PART_CHUNKS } from "./get_array.ts";
- * import { ok } from "node:assert/strict";
- * ok(MIN_PART_CHUNKS > 1);
- * ```
  */
 export const MIN_PART_CHUNKS = 64;
 
-/**
- * Decoded bytes from which a part is big enough whatever its chunk count.
- *
- * @example
- * ```ts
- * import { MIN_PART_BYTES } from "./get_array.ts";
- * import { ok } from "node:assert/strict";
- * ok(MIN_PART_BYTES >= 2 ** 20);
- * ```
- */
+/** Decoded bytes from which a part is big enough whatever its chunk count. */
 export const MIN_PART_BYTES = 4 * 2 ** 20;
 
 /**
@@ -166,16 +155,6 @@ export const MIN_PART_BYTES = 4 * 2 ** 20;
  * most `most`, and few enough that each holds at least
  * {@linkcode MIN_PART_CHUNKS} chunks or {@linkcode MIN_PART_BYTES} decoded
  * bytes (at least 1).
- *
- * @example
- * ```ts
- * import { partCount } from "./get_array.ts";
- * import { strictEqual } from "node:assert/strict";
- * const small = { shape: [200, 16, 32], chunks: [1, 16, 32], dtype: "float32" };
- * strictEqual(partCount(null, small, 8), 3); // 2 KiB chunks: 64 or more per part
- * const big = { shape: [16, 1024, 1024], chunks: [1, 1024, 1024], dtype: "float64" };
- * strictEqual(partCount(null, big, 8), 8); // 8 MiB chunks: one is enough
- * ```
  *
  * @param selection the whole selection, padded to the array's rank
  * @param arr the array's shape, chunk shape and data type
@@ -225,18 +204,6 @@ function decodesToTypedArray(arr: zarr.Array<zarr.DataType, zarr.Readable>) {
  * two parts; read in order and joined, they give `selection`. An index on
  * the first axis, a zero-dimensional array, a selection of fewer than two
  * chunks along it, or a slice zarrita rejects gives `[selection]`.
- *
- * @example
- * ```ts
- * import * as zarr from "zarrita";
- * import { splitSelection } from "./get_array.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * // 100 rows in chunks of 10, two parts: rows 5..50 and 50..95
- * deepStrictEqual(splitSelection([zarr.slice(5, 95), 3], [100, 8], [10, 8], 2), [
- *   [{ start: 5, stop: 50, step: 1 }, 3],
- *   [{ start: 50, stop: 95, step: 1 }, 3],
- * ]);
- * ```
  *
  * @param selection the whole selection
  * @param shape the array's shape

@@ -8,15 +8,7 @@
 
 import type { ArrayPartRequest, ArrayPartResult } from "./array_part.ts";
 
-/**
- * Reads and decodes array parts off the calling thread.
- *
- * @example
- * ```ts
- * import type { PartDecoder } from "./part_decoders.ts";
- * const nothing: PartDecoder = { workers: 1, read: () => Promise.resolve([]) };
- * ```
- */
+/** Reads and decodes array parts off the calling thread. */
 export interface PartDecoder {
   /** How many parts can be decoded at once, one per worker. */
   readonly workers: number;
@@ -29,33 +21,12 @@ export interface PartDecoder {
 
 const decoders = new WeakMap<object, PartDecoder>();
 
-/**
- * Makes `decoder` the way `getArray` reads arrays of `source`.
- *
- * @example
- * ```ts
- * import { offerPartDecoder, partDecoderOf } from "./part_decoders.ts";
- * import { strictEqual } from "node:assert/strict";
- * const source = {};
- * const decoder = { workers: 2, read: () => Promise.resolve([]) };
- * offerPartDecoder(source, decoder);
- * strictEqual(partDecoderOf(source), decoder);
- * ```
- */
+/** Makes `decoder` the way `getArray` reads arrays of `source`. */
 export function offerPartDecoder(source: object, decoder: PartDecoder): void {
   decoders.set(source, decoder);
 }
 
-/**
- * The decoder `source` offered, if any.
- *
- * @example
- * ```ts
- * import { partDecoderOf } from "./part_decoders.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(partDecoderOf({}), undefined);
- * ```
- */
+/** The decoder `source` offered, if any. */
 export function partDecoderOf(source: object): PartDecoder | undefined {
   return decoders.get(source);
 }

@@ -9,15 +9,7 @@
  * @module
  */
 
-/**
- * Where a {@linkcode ReadWindow} starts and the bounds it keeps to.
- *
- * @example
- * ```ts
- * import type { ReadWindowOptions } from "./read_window.ts";
- * const fixed: ReadWindowOptions = { initial: 8, floor: 8, ceiling: 8 };
- * ```
- */
+/** Where a {@linkcode ReadWindow} starts and the bounds it keeps to. */
 export interface ReadWindowOptions {
   /**
    * Reads in flight at first, and the fewest the link's measure may ask
@@ -55,18 +47,7 @@ const MEASURE_EVERY_MS = 10_000;
  */
 const BYTES_IN_FLIGHT = 64 * 2 ** 20;
 
-/**
- * When a read started, as {@linkcode ReadWindow.started} gave it.
- *
- * @example
- * ```ts
- * import { ReadWindow } from "./read_window.ts";
- * const window = new ReadWindow();
- * const start = window.started();
- * // ... the read ...
- * window.completed(start);
- * ```
- */
+/** When a read started, as {@linkcode ReadWindow.started} gave it. */
 export interface ReadStart {
   /** On the window's clock, in ms. */
   readonly at: number;
@@ -97,32 +78,6 @@ export interface ReadStart {
  *   it there; further retries in that round are ignored, as they come from
  *   reads sent at the larger size. Each round without a retry raises the cap
  *   by a quarter.
- *
- * @example
- * ```ts
- * import { ReadWindow } from "./read_window.ts";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * let ms = 0;
- * const sizes: number[] = [];
- * const window = new ReadWindow({
- *   initial: 8,
- *   now: () => ms,
- *   onResize: (size) => sizes.push(size),
- * });
- * // A whole round: `window.size` reads that each take `readMs`.
- * const round = (readMs: number) => {
- *   const starts = Array.from({ length: window.size }, () => window.started());
- *   ms += readMs;
- *   for (const start of starts) window.completed(start);
- * };
- * round(10); // the first round; then the link is measured at the floor, 4
- * round(10); // 4 reads sent alone take 10 ms: back to 8
- * round(10); // 8 reads in 10 ms: 3 × 0.8 per ms × 10 ms = 24
- * window.congested(); // a 429: 24 → 12
- * window.congested(); // same round: ignored
- * deepStrictEqual(sizes, [4, 8, 24, 12]);
- * strictEqual(window.size, 12);
- * ```
  */
 export class ReadWindow {
   /** Fewest reads in flight. */
@@ -265,20 +220,6 @@ export class ReadWindow {
  * count of reads is not shared out: `getConcurrency`, which a pool's
  * workers share, bounds that, and a part that is finishing leaves its
  * places to the others.
- *
- * @example
- * ```ts
- * import { chunkReadWindow } from "./read_window.ts";
- * import { strictEqual } from "node:assert/strict";
- * strictEqual(chunkReadWindow(64 * 1024).ceiling, 256);
- * strictEqual(chunkReadWindow(4 * 2 ** 20).ceiling, 16);
- * strictEqual(chunkReadWindow(4 * 2 ** 20).size, 16);
- * strictEqual(chunkReadWindow(2 ** 30).ceiling, 4);
- * // One of 8 parts read at once: 8 MiB of its own.
- * strictEqual(chunkReadWindow(64 * 1024, 8).ceiling, 128);
- * strictEqual(chunkReadWindow(2 * 1024, 8).ceiling, 256);
- * strictEqual(chunkReadWindow(4 * 2 ** 20, 8).ceiling, 4);
- * ```
  *
  * @param chunkBytes decoded bytes of one chunk
  * @param partsAtOnce parts of the same read that read at the same time

@@ -14,7 +14,7 @@ import { normalizePath } from "../tree/paths.ts";
  *
  * @example
  * ```ts
- * import type { ByteSource } from "./zarr_store.ts";
+ * import { type ByteSource } from "@x/repo-fs/zarr";
  * const files = new Map([["a.zarr/.zgroup", new TextEncoder().encode("{}")]]);
  * const inMemory: ByteSource = {
  *   catFile: (path, options = {}) =>
@@ -44,7 +44,7 @@ export interface ByteSource {
  *
  * @example
  * ```ts
- * import type { RepoZarrStore } from "./zarr_store.ts";
+ * import { type RepoZarrStore } from "@x/repo-fs/zarr";
  * const empty: RepoZarrStore = {
  *   get: () => Promise.resolve(undefined),
  *   getRange: () => Promise.resolve(undefined),
@@ -77,23 +77,23 @@ export interface RepoZarrStore {
  * @example
  * ```ts
  * import * as zarr from "zarrita";
- * import { RepoFs } from "../../mod.ts";
- * import { zarrStore } from "./zarr_store.ts";
- * import { startEmulator } from "../../emulator.ts";
- * import { buildZarrStore, ramp } from "../../fixtures/zarr_writer.ts";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { zarrStore } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * // Three days of a 2 × 3 grid, valued 0, 1, 2, … in C order.
- * await using emu = await startEmulator({
- *   files: await buildZarrStore(
- *     [{
- *       path: "temperature",
- *       data: ramp(Float32Array, 3 * 2 * 3),
- *       shape: [3, 2, 3],
- *       chunks: [1, 2, 3],
- *     }],
- *     { format: 2, prefix: "climate.zarr" },
- *   ),
- * });
+ * // Three days of a 2 × 3 grid, a chunk a day, valued 0, 1, 2, … in C order.
+ * const files: Record<string, string | Uint8Array> = {
+ *   "climate.zarr/.zgroup": '{"zarr_format":2}',
+ *   "climate.zarr/temperature/.zarray": JSON.stringify({
+ *     zarr_format: 2, shape: [3, 2, 3], chunks: [1, 2, 3], dtype: "<f4",
+ *     compressor: null, filters: null, fill_value: 0, order: "C",
+ *   }),
+ * };
+ * for (let day = 0; day < 3; day++) {
+ *   const chunk = Float32Array.from({ length: 6 }, (_, i) => day * 6 + i);
+ *   files[`climate.zarr/temperature/${day}.0.0`] = new Uint8Array(chunk.buffer);
+ * }
+ * await using emu = await startEmulator({ files });
  *
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
  * const store = zarrStore(fs, "climate.zarr");

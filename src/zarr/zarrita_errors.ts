@@ -21,18 +21,6 @@ const CLASSES: Record<string, { prototype: Error }> = {
  * `error`, made an instance of zarrita's class again when it came from
  * zarrita (its `_tag` says which), so that `instanceof` and
  * `zarr.isZarritaError` hold for it as on the thread that threw it.
- *
- * @example
- * ```ts
- * import * as zarr from "zarrita";
- * import { withZarritaClass } from "./zarrita_errors.ts";
- * import { strictEqual } from "node:assert/strict";
- * const crossed = Object.assign(new Error("index out of bounds"), {
- *   name: "InvalidSelectionError",
- *   _tag: "InvalidSelectionError",
- * });
- * strictEqual(zarr.isZarritaError(withZarritaClass(crossed), "InvalidSelectionError"), true);
- * ```
  */
 export function withZarritaClass(error: unknown): unknown {
   const tag = (error as { _tag?: unknown } | null)?._tag;

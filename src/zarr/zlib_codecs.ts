@@ -55,24 +55,6 @@ let registered: Promise<boolean> | undefined;
  * end, as Python's `gzip` module (numcodecs) reads it. Resolves to `false`,
  * registering nothing, where `node:zlib` cannot be loaded or is an empty
  * stand-in (as browser bundles make it). Registers once per thread.
- *
- * @example
- * ```ts
- * import { registry } from "zarrita";
- * import { useSyncZlibCodecs } from "./zlib_codecs.ts";
- * import { strictEqual } from "node:assert/strict";
- * const zarritasOwn = registry.get("gzip");
- * strictEqual(await useSyncZlibCodecs(), true);
- * strictEqual(registry.get("gzip"), zarritasOwn);
- * const Gzip = await registry.get("gzip (node:zlib)")!();
- * const bytes = new Uint8Array(
- *   await new Response(
- *     new Blob(["hello"]).stream().pipeThrough(new CompressionStream("gzip")),
- *   ).arrayBuffer(),
- * );
- * const codec = Gzip.fromConfig({}, {} as never) as { decode(b: Uint8Array): Uint8Array };
- * strictEqual(new TextDecoder().decode(codec.decode(bytes)), "hello");
- * ```
  */
 export function useSyncZlibCodecs(): Promise<boolean> {
   return registered ??= register();
@@ -105,26 +87,6 @@ async function register(): Promise<boolean> {
  * every gzip and zlib codec renamed to its `node:zlib` stand-in: the `id`
  * of a v2 `compressor` or filter, and the `name` of a v3 codec, those
  * inside a sharding codec included. Nothing else changes.
- *
- * @example
- * ```ts
- * import { withSyncZlibCodecs } from "./zlib_codecs.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(
- *   withSyncZlibCodecs({ zarr_format: 2, compressor: { id: "gzip", level: 1 }, filters: null }),
- *   { zarr_format: 2, compressor: { id: "gzip (node:zlib)", level: 1 }, filters: null },
- * );
- * deepStrictEqual(
- *   withSyncZlibCodecs({
- *     codecs: [{ name: "bytes" }, { name: "gzip" }],
- *     attributes: { name: "gzip" },
- *   }),
- *   {
- *     codecs: [{ name: "bytes" }, { name: "gzip (node:zlib)" }],
- *     attributes: { name: "gzip" },
- *   },
- * );
- * ```
  *
  * @param metadata parsed array metadata
  */
@@ -164,19 +126,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * {@linkcode withSyncZlibCodecs} applied, so that arrays opened through it
  * inflate gzip and zlib chunks with `node:zlib`. `store` itself where the
  * codecs cannot be registered (see {@linkcode useSyncZlibCodecs}).
- *
- * @example
- * ```ts
- * import { syncZlibStore } from "./zlib_codecs.ts";
- * import { deepStrictEqual } from "node:assert/strict";
- * const zarray = { zarr_format: 2, compressor: { id: "zlib" } };
- * const store = await syncZlibStore({
- *   get: (key: string) =>
- *     Promise.resolve(new TextEncoder().encode(key.endsWith(".zarray") ? JSON.stringify(zarray) : "{}")),
- * });
- * const bytes = await store.get("/t/.zarray");
- * deepStrictEqual(JSON.parse(new TextDecoder().decode(bytes)).compressor, { id: "zlib (node:zlib)" });
- * ```
  *
  * @param store a zarrita store
  */

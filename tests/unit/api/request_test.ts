@@ -1,0 +1,55 @@
+// Behaviour of src/api/request.ts, moved here from the examples on its internal symbols.
+import { equal, ok, rejects, strictEqual } from "node:assert/strict";
+import { startEmulator } from "../../../emulator.ts";
+import {
+  bodyText,
+  Deadline,
+  exchange,
+  plainFetch,
+  PROGRESS_STEP_BYTES,
+} from "../../../src/api/request.ts";
+
+Deno.test("plainFetch: `fetch` (the global one when absent) called as a plain function: browsers refuse a native…", () => {
+  const transport = { fetch: plainFetch(), timeoutMs: 1000 };
+  equal(typeof transport.fetch, "function");
+});
+
+Deno.test("PROGRESS_STEP_BYTES: Body bytes that count as progress: a body that brings fewer in a whole `timeoutMs` of…", () => {
+  strictEqual(PROGRESS_STEP_BYTES, 1024);
+});
+
+Deno.test("Deadline: An abort signal that fires when the caller aborts or when no progress was made for `timeoutMs`…", async () => {
+  const deadline = new Deadline(50);
+  deadline.rearm(); // progress: 50 ms more
+  await rejects(deadline.race(new Promise(() => {}))); // then nothing comes
+  ok(deadline.signal.aborted);
+  const error = deadline.explain(undefined, "https://r.example/api/x") as Error;
+  strictEqual(
+    error.message,
+    "Request to https://r.example/api/x failed: nothing received for 50 ms",
+  );
+  deadline.dispose();
+});
+
+Deno.test("bodyText: The body of `response` as text, each chunk that arrives restarting `deadline`: a long answer…", async () => {
+  const deadline = new Deadline(1000);
+  strictEqual(
+    await bodyText(new Response('{"status":"OK"}'), deadline),
+    '{"status":"OK"}',
+  );
+  deadline.dispose();
+});
+
+Deno.test("exchange: Sends one request (redirects not followed, unless `init.redirect` says so) and hands the…", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+  const transport = { fetch: plainFetch(), timeoutMs: 10_000 };
+  const url = `${emu.host}/api/access/datafile/${emu.fileId("a.txt")}`;
+  const status = await exchange(
+    transport,
+    url,
+    {},
+    undefined,
+    (r) => Promise.resolve(r.status),
+  );
+  strictEqual(status, 303); // the redirect to the store is not followed
+});

@@ -1,0 +1,88 @@
+// Behaviour of src/pool/worker_port.ts, moved here from the examples on its internal symbols.
+import { deepStrictEqual, match, strictEqual } from "node:assert/strict";
+import { pathToFileURL } from "node:url";
+import type { FromWorker } from "../../../src/pool/pool_protocol.ts";
+import {
+  type PoolPort,
+  startWorker,
+  type WorkerListener,
+} from "../../../src/pool/worker_port.ts";
+
+Deno.test("WorkerListener: What a pool hears from one of its workers", () => {
+  const heard: string[] = [];
+  const listener: WorkerListener = {
+    message: (message) => heard.push(message.type),
+    failed: (reason) => heard.push(`failed: ${reason}`),
+  };
+  listener.message({ type: "ready" });
+  listener.failed("Error: no worker today");
+  deepStrictEqual(heard, ["ready", "failed: Error: no worker today"]);
+});
+
+Deno.test("PoolWorker: The pool's end of one worker", async () => {
+  const failed = Promise.withResolvers<string>();
+  const worker = startWorker(
+    new URL("../../../workers/range_worker.ts", import.meta.url),
+    {
+      message: () => {},
+      failed: failed.resolve,
+    },
+  );
+  worker.post({ type: "crash", reason: "asked to crash" });
+  match(await failed.promise, /asked to crash/);
+  worker.terminate();
+});
+
+Deno.test("startWorker: Starts the worker module at `url` and reports what it says to `listener`", async () => {
+  const ready = Promise.withResolvers<string>();
+  const worker = startWorker(
+    new URL("../../../workers/range_worker.ts", import.meta.url),
+    {
+      message: (message) => ready.resolve(message.type),
+      failed: ready.reject,
+    },
+  );
+  strictEqual(await ready.promise, "ready");
+  worker.terminate();
+});
+
+Deno.test("PoolPort: A worker's end of its pool", () => {
+  const sent: [FromWorker, Transferable[]][] = [];
+  const port: PoolPort = {
+    post: (message, transfer = []) => sent.push([message, transfer]),
+  };
+  const bytes = new Uint8Array(4);
+  port.post({ type: "bytes", job: 1, bytes }, [bytes.buffer]);
+  deepStrictEqual(sent, [[{ type: "bytes", job: 1, bytes }, [bytes.buffer]]]);
+});
+
+Deno.test("connectToPool: Called by a worker module as it loads: the pool's messages go to `receive`, from now on,…", async () => {
+  const module = await Deno.makeTempFile({ suffix: ".js" });
+  await Deno.writeTextFile(
+    module,
+    `
+    import { connectToPool } from ${
+      JSON.stringify(import.meta.resolve("../../../src/pool/worker_port.ts"))
+    };
+    const pool = await connectToPool((message) => {
+      if (message.type !== "cat") return;
+      const bytes = new TextEncoder().encode(message.path);
+      pool.post({ type: "bytes", job: message.job, bytes }, [bytes.buffer]);
+    });
+    pool.post({ type: "ready" });
+  `,
+  );
+  const heard = Promise.withResolvers<unknown>();
+  const worker = startWorker(pathToFileURL(module), {
+    message: (message) => message.type === "bytes" && heard.resolve(message),
+    failed: heard.reject,
+  });
+  worker.post({ type: "cat", job: 7, path: "echo" });
+  deepStrictEqual(await heard.promise, {
+    type: "bytes",
+    job: 7,
+    bytes: new TextEncoder().encode("echo"),
+  });
+  worker.terminate();
+  await Deno.remove(module);
+});
