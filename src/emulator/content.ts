@@ -46,7 +46,10 @@ function parseRange(
 /**
  * The answer to a GET or HEAD for file bytes, with the body faults applied,
  * and how many body bytes it sends. Waits for `stall` and `trickle` end when
- * the client goes away or `closed` aborts.
+ * the client goes away or `closed` aborts. As S3 does, an `If-Match` that
+ * names another object is refused (412) and an `If-Range` that names
+ * another object gets the whole file; a store that sends no `ETag`
+ * (`unsaidTotal`) honours neither.
  *
  * @example
  * ```ts
@@ -79,8 +82,20 @@ export function contentReply(
       faults,
     );
   }
+  const etag = faults.unsaidTotal ? undefined : etagOf(bytes);
+  if (etag !== undefined && !matches(request.headers.get("if-match"), etag)) {
+    return {
+      response: new Response(PRECONDITION_FAILED, {
+        status: 412,
+        headers: { "content-type": "application/xml" },
+      }),
+      sent: 0,
+    };
+  }
+  const ifRange = request.headers.get("if-range");
   const total = bytes.length;
-  const range = faults.ignoreRange
+  const range = faults.ignoreRange ||
+      (etag !== undefined && ifRange !== null && ifRange.trim() !== etag)
     ? null
     : parseRange(request.headers.get("range"), total);
   if (range && range !== "unsatisfiable" && faults.rangeCap > 0) {
@@ -102,7 +117,7 @@ export function contentReply(
     "content-type": contentType,
     "accept-ranges": "bytes",
   });
-  if (!faults.unsaidTotal) headers.set("etag", etagOf(bytes));
+  if (etag !== undefined) headers.set("etag", etag);
   if (range) {
     const shift = isGet && takeCountdown(faults, "shiftContentRange") ? 1 : 0;
     headers.set(
@@ -146,6 +161,16 @@ export function contentReply(
     sent: keep,
   };
 }
+
+/** Whether an `If-Match` holds for an object of `etag`: absent, `*`, or naming it (strong comparison). */
+function matches(ifMatch: string | null, etag: string): boolean {
+  if (ifMatch === null || ifMatch.trim() === "*") return true;
+  return ifMatch.split(",").some((tag) => tag.trim() === etag);
+}
+
+/** S3's body for a 412. */
+const PRECONDITION_FAILED =
+  `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-Match</Condition></Error>`;
 
 const etags = new WeakMap<Uint8Array, string>();
 
