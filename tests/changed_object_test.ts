@@ -8,7 +8,7 @@ import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { RepoChangedError, RepoFs } from "../mod.ts";
 import { type Emulator, type RequestInfo, startEmulator } from "../emulator.ts";
 import { collect } from "../src/content/content.ts";
-import { patterned } from "./support.ts";
+import { filesBelow, patterned, runCli } from "./support.ts";
 
 const SIZE = 100_000;
 const CUT = 30_000;
@@ -236,4 +236,72 @@ Deno.test("Last-Modified tells objects apart where no ETag is sent, and is sent 
     return true;
   });
   deepStrictEqual(sent, ["", "Mon, 02 Nov 2026 10:00:00 GMT"]);
+});
+
+Deno.test("get starts a file that changed in the middle of its download over once, and keeps only the new object", async () => {
+  // No checksum listed: the size alone verifies the new object.
+  await using emu = await startEmulator({
+    files: { "f.bin": { content: BEFORE, md5: null } },
+  });
+  let gets = 0;
+  cutFirst(emu, {}, () => emu.replaceContent("f.bin", AFTER));
+  const counting = emu.faults.respond!;
+  emu.faults.respond = (request, info) => {
+    if (info.route === "content") gets++;
+    return counting(request, info);
+  };
+  const out = await Deno.makeTempDir();
+  try {
+    const run = await runCli([
+      "--host",
+      emu.host,
+      "--pid",
+      emu.pid,
+      "get",
+      "f.bin",
+      "--out",
+      out,
+    ]);
+    equal(run.code, 0, run.stderr);
+    deepStrictEqual(await filesBelow(out), ["f.bin"]);
+    deepStrictEqual(await Deno.readFile(`${out}/f.bin`), AFTER);
+    equal(gets, 3, "cut, refused (412), then the new object whole");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("get starts a changed file over only once: changed again, it fails naming the change and keeps nothing", async () => {
+  await using emu = await startEmulator({
+    files: { "f.bin": { content: BEFORE, md5: null } },
+  });
+  emu.faults.respond = async (_request, info) => {
+    if (info.route !== "content") return undefined;
+    const answer = await info.next();
+    if (info.attempt % 2 === 0) return answer;
+    emu.replaceContent("f.bin", info.attempt % 4 === 1 ? AFTER : BEFORE);
+    return cut(answer, CUT);
+  };
+  const out = await Deno.makeTempDir();
+  try {
+    const run = await runCli([
+      "--host",
+      emu.host,
+      "--pid",
+      emu.pid,
+      "get",
+      "f.bin",
+      "--out",
+      out,
+    ]);
+    equal(run.code, 1, run.stderr);
+    ok(
+      /failed "f\.bin": the file changed during the read \(412 Precondition Failed/
+        .test(run.stderr),
+      run.stderr,
+    );
+    deepStrictEqual(await filesBelow(out), []);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
 });
