@@ -305,3 +305,25 @@ Deno.test("get starts a changed file over only once: changed again, it fails nam
     await Deno.remove(out, { recursive: true });
   }
 });
+
+Deno.test("the emulator's store honours If-Match (412 for another object) and If-Range (the whole file for another object), as S3 does", async () => {
+  await using t = await setup();
+  const url = await t.fs.resolveDownloadUrl(t.emu.fileId("f.bin"));
+  const head = await fetch(url, { headers: { range: "bytes=0-0" } });
+  await head.body?.cancel();
+  const etag = head.headers.get("etag")!;
+  const status = async (headers: Record<string, string>) => {
+    const answer = await fetch(url, { headers });
+    await answer.body?.cancel();
+    return answer.status;
+  };
+  const range = { range: "bytes=10-19" };
+  equal(await status({ ...range, "if-match": etag }), 206);
+  equal(await status({ ...range, "if-match": '"other"' }), 412);
+  equal(await status({ ...range, "if-match": `"other", ${etag}` }), 206);
+  equal(await status({ ...range, "if-range": etag }), 206);
+  equal(await status({ ...range, "if-range": '"other"' }), 200);
+  t.emu.replaceContent("f.bin", AFTER);
+  equal(await status({ ...range, "if-match": etag }), 412);
+  equal(await status({ ...range, "if-range": etag }), 200);
+});

@@ -4,7 +4,9 @@
  * through {@linkcode classifyAnswer}, keeps one idle deadline per request,
  * resumes from the next byte after a dropped, stalled or capped body, lets
  * {@linkcode retrying} decide what is worth another attempt, and resolves
- * a refused URL afresh once per stretch without progress.
+ * a refused URL afresh once per stretch without progress. Every answer is
+ * held to the object of the first ({@linkcode SameObject}), and a body that
+ * no length bounds stops at `maxBytes`.
  *
  * Progress is an answer that ends where it said it would, or that brings
  * {@linkcode PROGRESS_BYTES} before it breaks off: the failures since the
