@@ -50,6 +50,7 @@ export {
   DeaccessionedError,
   IsADirectoryError,
   NotFoundError,
+  RepoChangedError,
   RepoConnectionError,
   RepoHttpError,
   RepoProtocolError,

@@ -9,6 +9,7 @@
 import { abortable } from "./base/abort_callbacks.ts";
 import { ContentReader } from "./content/content.ts";
 import type { ContentFile } from "./content/content_answer.ts";
+import { SameObject } from "./content/same_object.ts";
 import { DownloadUrls, type UrlResolver } from "./urls/download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
 import { FileLister } from "./api/file_lister.ts";
@@ -207,10 +208,12 @@ export class RepoFs {
       tabular = "archival",
       urlCacheDir,
       coordinator,
+      maxBytes,
     } = options ?? {};
     const normalPid = normalizePid(pid);
     positiveInteger("headConcurrency", headConcurrency);
     positiveInteger("getConcurrency", getConcurrency);
+    if (maxBytes !== undefined) positiveInteger("maxBytes", maxBytes);
     if (typeof version !== "string" || version === "") {
       throw new TypeError(`version must be a non-empty string`);
     }
@@ -245,6 +248,7 @@ export class RepoFs {
       timeoutMs,
       retry: retry.toJSON(),
       tabular,
+      ...(maxBytes === undefined ? {} : { maxBytes }),
     };
     this.#logger = options.logger && redactingLogger(options.logger);
     this.#lister = new FileLister(this.#api, this.#logger);
@@ -274,6 +278,7 @@ export class RepoFs {
       token,
       tokenHeader: this.#api.names.tokenHeader,
       getConcurrency,
+      maxBytes,
     });
   }
 
@@ -390,16 +395,21 @@ export class RepoFs {
     );
   }
 
-  /** An open file for random access and streaming. */
+  /**
+   * An open file for random access and streaming. Its reads are all of the
+   * object its first answer came from: a later one finding another fails
+   * with a `RepoChangedError`.
+   */
   async open(path: string): Promise<RepoFile> {
     const { key, entry, file } = await this.#lookupFile(path);
     const content = this.#content;
+    const object = new SameObject();
     return {
       path: key,
       size: entry.size,
       read: (start, end, options) =>
-        content.read(file, start, end, options?.signal),
-      stream: (options) => content.stream(file, 0, options?.signal),
+        content.read(file, start, end, options?.signal, object),
+      stream: (options) => content.stream(file, 0, options?.signal, object),
     };
   }
 

@@ -43,6 +43,8 @@ export interface SerializedOptions {
   retry: RetryOptions;
   /** How ingested tabular files appear; `"archival"` when absent. */
   tabular?: TabularView;
+  /** The most bytes read of a body whose length nothing says; 64 GiB when absent. */
+  maxBytes?: number;
 }
 
 /**

@@ -103,13 +103,17 @@ function listedFile(entry: unknown, url: string): ListedFile {
 }
 
 /**
- * A listed size, or `null` when there is none that can be a byte count
- * (negative, fractional, or too big to count exactly, as `1e400` parses
- * to `Infinity`): arithmetic on it would misplace ranges from the end.
+ * A listed size, a number or a string of digits (`"5"`), or `null` when
+ * there is none that can be a byte count (negative, fractional, or too big
+ * to count exactly, as `1e400` parses to `Infinity`): arithmetic on it
+ * would misplace ranges from the end.
  */
 function sizeOf(value: unknown): number | null {
-  return Number.isSafeInteger(value) && (value as number) >= 0
-    ? value as number
+  const size = typeof value === "string" && /^\d+$/.test(value.trim())
+    ? Number(value)
+    : value;
+  return Number.isSafeInteger(size) && (size as number) >= 0
+    ? size as number
     : null;
 }
 

@@ -158,6 +158,45 @@ export class RepoProtocolError extends Error {
 }
 
 /**
+ * The object behind a file changed while it was read: an answer of one read
+ * or of one `open()` handle, resumes included, came from another object than
+ * the first answer did (another `ETag` or `Last-Modified`, or a 412 to the
+ * `If-Match` that named the first). Its bytes are not spliced in.
+ *
+ * @example
+ * ```ts
+ * import { RepoChangedError } from "@x/repo-fs";
+ * import { strictEqual } from "node:assert/strict";
+ * const err = new RepoChangedError('ETag "a1", then "b2"', "https://s3.example/b/k?X-Amz-Signature=abc");
+ * strictEqual(err.message, 'the file changed during the read (ETag "a1", then "b2") (https://s3.example/b/k)');
+ * strictEqual(err.url, "https://s3.example/b/k");
+ * ```
+ */
+export class RepoChangedError extends Error {
+  /** The request URL without query string. */
+  readonly url: string;
+  /**
+   * Makes the error for a file that changed under a read.
+   * @param change how the answers differ
+   * @param url request URL; its query string is dropped
+   * @param options the cause
+   */
+  constructor(change: string, url: string, options: RepoErrorOptions = {}) {
+    const bare = redact(withoutQuery(url));
+    super(
+      redact(
+        `the file changed during the read (${hideQueryValues(change, url)}) (${
+          clip(bare)
+        })`,
+      ),
+      options,
+    );
+    this.name = "RepoChangedError";
+    this.url = bare;
+  }
+}
+
+/**
  * The dataset, or the version of it that was asked for, is deaccessioned:
  * the repository still knows it but serves none of its files. The message
  * names the versions that remain readable.

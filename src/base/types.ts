@@ -190,4 +190,11 @@ export interface RepoFsOptions {
    * own. The token is never stored there. Not for browsers.
    */
   coordinator?: string;
+  /**
+   * The most bytes read of a file when neither the listing (no size, or an
+   * ingested tabular file's lower bound) nor the answer (`Content-Length`)
+   * says how long it is: a body going on past it fails the read with an
+   * error naming `maxBytes`. Default 64 GiB.
+   */
+  maxBytes?: number;
 }

@@ -138,6 +138,7 @@ export class Context {
     });
     const timeoutMs = this.timeoutMs();
     const retries = integerOption(this.line, "retries", { min: 0 });
+    const maxBytes = integerOption(this.line, "max-bytes", { min: 1 });
     const version = stringOption(this.line, "dataset-version");
     const names = this.names();
     const tabular = stringOption(this.line, "tabular") as
@@ -156,6 +157,7 @@ export class Context {
         ...(headConcurrency === undefined ? {} : { headConcurrency }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(retries === undefined ? {} : { retry: { retries } }),
+        ...(maxBytes === undefined ? {} : { maxBytes }),
         ...(version === undefined ? {} : { version }),
         ...(tabular === undefined ? {} : { tabular }),
         ...(urlCacheDir === undefined ? {} : { urlCacheDir }),

@@ -12,12 +12,14 @@
 
 import {
   checksumHash,
+  type Downloaded,
   type Verification,
   verifyDownload,
 } from "../download/file_download.ts";
 import type { RepoFsPool } from "../pool/pool.ts";
 import { Semaphore } from "../base/semaphore.ts";
-import { errorMessage } from "../base/errors.ts";
+import { errorMessage, RepoChangedError } from "../base/errors.ts";
+import { hasListedShape, replaceIfVerified } from "./keep_existing.ts";
 import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
@@ -85,21 +87,48 @@ export async function downloadFile(
   options: DownloadOptions,
 ): Promise<Outcome | undefined> {
   const path = file.name;
+  const skipped: Outcome = { path, status: "skipped", bytes: file.size ?? 0 };
+  const fetch = (to: string) => startingOver(pool, path, to, options);
   try {
     const target = await root.prepare(path);
-    if (options.resume && await isComplete(target, file, options.signal)) {
-      return { path, status: "skipped", bytes: file.size ?? 0 };
-    }
-    const { bytes, verified } = await pool.downloadToFile(path, target, {
-      signal: options.signal,
-      onBytes: options.onBytes,
-    });
-    return { path, status: "downloaded", bytes, verified };
+    let done: Downloaded | "same";
+    if (!options.resume) done = await fetch(target);
+    else if (await isComplete(target, file, options.signal)) return skipped;
+    else if (await hasListedShape(target, file)) {
+      done = await replaceIfVerified(target, fetch);
+    } else done = await fetch(target);
+    if (done === "same") return skipped;
+    return {
+      path,
+      status: "downloaded",
+      bytes: done.bytes,
+      verified: done.verified,
+    };
   } catch (error) {
     if (options.signal.aborted) return undefined;
     const refused = error instanceof UnsafePathError;
     const message = refused ? error.reason : errorMessage(error);
     return { path, status: "failed", error: message, refused };
+  }
+}
+
+/**
+ * Downloads `path` to `target`, starting over once when the file changed
+ * while it was read (a `RepoChangedError`): the second read is of the new
+ * object from its first byte.
+ */
+async function startingOver(
+  pool: RepoFsPool,
+  path: string,
+  target: string,
+  options: DownloadOptions,
+): Promise<Downloaded> {
+  const { signal, onBytes } = options;
+  try {
+    return await pool.downloadToFile(path, target, { signal, onBytes });
+  } catch (error) {
+    if (!(error instanceof RepoChangedError) || signal.aborted) throw error;
+    return await pool.downloadToFile(path, target, { signal, onBytes });
   }
 }
 

@@ -86,6 +86,13 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     description:
       "attempts after the first for 429, 5xx and dropped or stalled connections (default 5)",
   },
+  "max-bytes": {
+    type: "string",
+    value: "N",
+    integer: true,
+    description:
+      "read at most N bytes of a file whose size neither listing nor answer says (default 64 GiB)",
+  },
   "dataset-version": {
     type: "string",
     value: "V",
@@ -318,7 +325,7 @@ export function helpText(command?: CommandSpec): string {
     "",
     "Global options: --host H --pid P --token-file F --token-header H",
     "  --collections-path P --head-concurrency N",
-    "  --timeout-ms N --retries N --dataset-version V --tabular T",
+    "  --timeout-ms N --retries N --max-bytes N --dataset-version V --tabular T",
     "  --url-cache-dir DIR --coordinator URL --json --verbose",
     "  (see repo-fs --help)",
     "",

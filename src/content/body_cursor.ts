@@ -4,7 +4,9 @@
  * through {@linkcode classifyAnswer}, keeps one idle deadline per request,
  * resumes from the next byte after a dropped, stalled or capped body, lets
  * {@linkcode retrying} decide what is worth another attempt, and resolves
- * a refused URL afresh once per stretch without progress.
+ * a refused URL afresh once per stretch without progress. Every answer is
+ * held to the object of the first ({@linkcode SameObject}), and a body that
+ * no length bounds stops at `maxBytes`.
  *
  * Progress is an answer that ends where it said it would, or that brings
  * {@linkcode PROGRESS_BYTES} before it breaks off: the failures since the
@@ -25,21 +27,34 @@ import {
   UNENCODED,
 } from "./content_answer.ts";
 import type { ResolvedUrl, UrlResolver } from "../urls/download_urls.ts";
-import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
+import {
+  errorMessage,
+  RepoConnectionError,
+  RepoProtocolError,
+} from "../base/errors.ts";
 import { explainRefusal } from "./refusal.ts";
+import { SameObject } from "./same_object.ts";
 import {
   contentUrlProblem,
   isRepositoryUrl,
   repositoryHeaders,
 } from "../api/repo_api.ts";
 import { Deadline, type Transport } from "../api/request.ts";
-import { type RetryCost, retrying, type RetryPolicy } from "../api/retry.ts";
+import {
+  isRetriable,
+  type RetryCost,
+  retrying,
+  type RetryPolicy,
+} from "../api/retry.ts";
 
 /**
  * Bytes an answer must bring before it breaks off for the break to count as
  * progress, which gives the read its full retries again.
  */
 export const PROGRESS_BYTES = 64 * 1024;
+
+/** The most bytes read of a body whose length neither answer nor listing says: 64 GiB. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 ** 3;
 
 /** What every cursor of one `RepoFs` shares. */
 export interface CursorContext {
@@ -59,6 +74,11 @@ export interface CursorContext {
   tokenHeader?: string;
   /** Told the file's true size whenever an answer reveals it. */
   learnTotal(fileId: number, total: number): void;
+  /**
+   * The most bytes read of a body that no `Content-Length` and no exact
+   * listed size bound; {@linkcode DEFAULT_MAX_BYTES} when absent.
+   */
+  maxBytes?: number;
 }
 
 /** A request whose body is being read. */
@@ -97,20 +117,23 @@ export class BodyCursor {
   #finished = false;
   /** The file as this read knows it: listed, then sized by an answer. */
   #known: ContentFile;
-  /** The first `ETag` an answer gave. */
-  #etag?: string;
+  /** Where the last whole body of unsaid length ended short of the size known. */
+  #shortEnd?: number;
 
   /**
    * @param context what the cursors of one `RepoFs` share
    * @param file the file to read
    * @param asked the bytes to read
    * @param signal aborts the read
+   * @param object the object every answer must be of, shared by the reads
+   *   of one handle; pinned by this cursor's first answer when new
    */
   constructor(
     readonly context: CursorContext,
     readonly file: ContentFile,
     asked: Asked,
     readonly signal?: AbortSignal,
+    readonly object: SameObject = new SameObject(),
   ) {
     this.#offset = asked.start;
     this.#end = asked.end;
@@ -186,19 +209,49 @@ export class BodyCursor {
   }
 
   async #checkWholeLength(open: OpenBody, size: number): Promise<void> {
+    let intact = true;
     try {
-      while ((await this.#read(open)) !== null) {
-        if (open.position > size) break;
+      while (open.position <= size) {
+        if ((await this.#read(open)) === null) break;
       }
     } catch (error) {
       if (!(error instanceof RepoConnectionError)) throw error;
+      intact = false;
+    }
+    if (intact && open.position >= size) {
+      return expectTotal(open.position, this.#known, open.url);
+    }
+    await this.#checkRest(open.position, size, open.url);
+  }
+
+  /**
+   * Checks the length of a file whose body of unsaid length broke off or
+   * ended short at `from`: its bytes from there to one past `size` are read
+   * (and dropped) as any read is, resumes and checks included. The cursor is
+   * done, so a failure that a retry of it would skip ends the read.
+   */
+  async #checkRest(from: number, size: number, url: string): Promise<void> {
+    const rest = new BodyCursor(
+      this.context,
+      this.#known,
+      { start: from, end: size + 1 },
+      this.signal,
+      this.object,
+    );
+    try {
+      while ((await rest.next()) !== null);
+    } catch (error) {
+      if (!isRetriable(error)) throw error;
       throw new RepoProtocolError(
-        `the answer did not say its length and broke off before its end, so it cannot be checked against the listing: ${error.message}`,
-        open.url,
+        `the answer did not say its length and ended at byte ${from}, and the rest could not be read to check it against the ${size} bytes known: ${
+          errorMessage(error)
+        }`,
+        url,
         { cause: error },
       );
+    } finally {
+      await rest.close();
     }
-    expectTotal(open.position, this.#known, open.url);
   }
 
   /** Stops reading: the open body, if any, is cancelled. */
@@ -253,6 +306,7 @@ export class BodyCursor {
     open.deadline.rearm(result.value.byteLength);
     let chunk = result.value;
     open.position += chunk.byteLength;
+    this.#checkUnbounded(open);
     if (open.end !== undefined && open.position > open.end) {
       throw new RepoProtocolError(
         `the body goes on past byte ${open.end}, where its answer said it ends`,
@@ -282,14 +336,48 @@ export class BodyCursor {
       );
     }
     if (open.whole) {
-      if (open.end === undefined) {
-        expectTotal(open.position, this.#known, open.url);
-        this.#learnTotal(open.position);
-      }
+      if (open.end === undefined) this.#endedUnsaid(open);
       this.#finished = true;
     } else if (open.total !== undefined && open.position >= open.total) {
       this.#finished = true;
     }
+  }
+
+  /**
+   * A whole body of unsaid length ended. Short of the size known, it is
+   * taken for a drop (a close-delimited body that breaks off ends like a
+   * whole one) and resumed, unless the answer before it ended at the same
+   * byte: then its length is the file's, and {@linkcode expectTotal} judges.
+   */
+  #endedUnsaid(open: OpenBody): void {
+    const length = open.position;
+    const size = this.#known.answeredSize ?? this.#known.size;
+    if (size !== null && length < size && this.#shortEnd !== length) {
+      this.#shortEnd = length;
+      throw new RepoConnectionError(
+        open.url,
+        `the body ended at byte ${length}, short of the ${size} bytes known, and no Content-Length said where it ends`,
+      );
+    }
+    expectTotal(length, this.#known, open.url);
+    this.#learnTotal(length);
+  }
+
+  /**
+   * Stops a body that no `Content-Length` and no exact listed size bound
+   * once it goes past `maxBytes`: an endless answer must not fill a disk.
+   */
+  #checkUnbounded(open: OpenBody): void {
+    const max = this.context.maxBytes ?? DEFAULT_MAX_BYTES;
+    const { size, tabular } = this.#known;
+    if (
+      open.end !== undefined || open.position <= max ||
+      (size !== null && !tabular)
+    ) return;
+    throw new RepoProtocolError(
+      `the answer said no Content-Length and goes on past maxBytes (${max} bytes), the most read of a file whose size is not known; the read stops there`,
+      open.url,
+    );
   }
 
   /** Sends the request for the bytes from the cursor on; `undefined` when there are none. */
@@ -316,6 +404,7 @@ export class BodyCursor {
     };
     const range = rangeFor(asked, this.#known);
     if (range !== undefined) headers.Range = range;
+    Object.assign(headers, this.object.conditions());
     const deadline = new Deadline(transport.timeoutMs, this.signal);
     let response: Response | undefined;
     try {
@@ -324,10 +413,11 @@ export class BodyCursor {
         redirect: "manual",
       });
       deadline.rearm();
+      this.object.check(response, target.url);
       const answer = await deadline.race(
         classifyAnswer(response, asked, this.#known, target),
       );
-      this.#sameVersion(response.headers.get("etag"), target.url);
+      this.object.pin(response);
       if (answer.total !== undefined) this.#learnTotal(answer.total);
       if (answer.kind === "none") {
         this.#finished = true;
@@ -350,23 +440,6 @@ export class BodyCursor {
       if (response !== undefined) await cancelBody(response);
       throw deadline.explain(error, target.url);
     }
-  }
-
-  /**
-   * Throws when an answer carries another `ETag` than the answers before it
-   * in this read: the file was replaced while it was read, and its bytes
-   * would be spliced from two versions. (Another size is caught by
-   * {@linkcode expectTotal}, which every size an answer gives goes through.)
-   */
-  #sameVersion(etag: string | null, url: string): void {
-    if (etag === null) return;
-    if (this.#etag !== undefined && etag !== this.#etag) {
-      throw new RepoProtocolError(
-        `the file changed while it was read (ETag ${this.#etag}, then ${etag})`,
-        url,
-      );
-    }
-    this.#etag ??= etag;
   }
 
   /**

@@ -10,6 +10,7 @@
 import { BodyCursor, type CursorContext } from "./body_cursor.ts";
 import { needsSize, planRange } from "./byte_range.ts";
 import type { ContentFile } from "./content_answer.ts";
+import { SameObject } from "./same_object.ts";
 import type { UrlResolver } from "../urls/download_urls.ts";
 import type { Transport } from "../api/request.ts";
 import type { RetryPolicy } from "../api/retry.ts";
@@ -30,6 +31,8 @@ export interface ContentOptions {
   tokenHeader?: string;
   /** most buffered reads in flight */
   getConcurrency: number;
+  /** the most bytes read of a body whose length nothing says; 64 GiB when absent */
+  maxBytes?: number;
 }
 
 /** Reads bytes of files. */
@@ -53,18 +56,21 @@ export class ContentReader {
       token: options.token,
       tokenHeader: options.tokenHeader,
       learnTotal: (id, total) => this.#sizes.set(id, total),
+      maxBytes: options.maxBytes,
     };
   }
 
   /**
    * Bytes `start` to `end` (exclusive; negatives count from the end) of a
-   * file; the whole file, however long, when both are absent.
+   * file; the whole file, however long, when both are absent. Every answer
+   * must be of `object` (the first pins it): one handle's reads share one.
    */
   async read(
     file: ContentFile,
     start?: number | null,
     end?: number | null,
     signal?: AbortSignal,
+    object: SameObject = new SameObject(),
   ): Promise<Uint8Array> {
     const task = async () => {
       const sized = needsSize(start, end) ||
@@ -72,7 +78,9 @@ export class ContentReader {
       const plan = planRange(
         start,
         end,
-        sized ? await this.#trueSize(file, signal) : this.#knownSize(file),
+        sized
+          ? await this.#trueSize(file, object, signal)
+          : this.#knownSize(file),
       );
       if (plan.kind === "empty") return new Uint8Array(0);
       const size = this.#knownSize(file);
@@ -82,7 +90,7 @@ export class ContentReader {
       let last = plan.kind === "bounded" ? plan.end : undefined;
       if (size !== undefined) last = Math.min(last ?? size, size);
       if (last !== undefined && first >= last) return new Uint8Array(0);
-      return await this.#collect(file, first, last, signal);
+      return await this.#collect(file, first, last, object, signal);
     };
     return (await this.#gets.run(task, signal)).value;
   }
@@ -91,15 +99,22 @@ export class ContentReader {
    * The file from `start` to its end as a stream that holds one network
    * chunk at a time; a dropped or stalled connection resumes where it
    * stopped. Aborting `signal` errors the stream at once, whatever it has
-   * buffered.
+   * buffered. Every answer must be of `object`, as for `read`.
    */
   stream(
     file: ContentFile,
     start = 0,
     signal?: AbortSignal,
+    object: SameObject = new SameObject(),
   ): ReadableStream<Uint8Array> {
     const end = this.#knownSize(file);
-    const cursor = new BodyCursor(this.#context, file, { start, end }, signal);
+    const cursor = new BodyCursor(
+      this.#context,
+      file,
+      { start, end },
+      signal,
+      object,
+    );
     let forget = () => {};
     const finish = async () => {
       forget();
@@ -137,12 +152,16 @@ export class ContentReader {
   }
 
   /** The true size of a file: known, or learned from its first byte, or from all of it. */
-  async #trueSize(file: ContentFile, signal?: AbortSignal): Promise<number> {
+  async #trueSize(
+    file: ContentFile,
+    object: SameObject,
+    signal?: AbortSignal,
+  ): Promise<number> {
     const known = this.#knownSize(file);
     if (known !== undefined) return known;
-    await this.#collect(file, 0, 1, signal);
+    await this.#collect(file, 0, 1, object, signal);
     return this.#knownSize(file) ??
-      (await this.#collect(file, 0, undefined, signal)).byteLength;
+      (await this.#collect(file, 0, undefined, object, signal)).byteLength;
   }
 
   /** Bytes `start` up to `end` (to the end of the file when absent), in one array. */
@@ -150,9 +169,16 @@ export class ContentReader {
     file: ContentFile,
     start: number,
     end: number | undefined,
+    object: SameObject,
     signal?: AbortSignal,
   ): Promise<Uint8Array> {
-    const cursor = new BodyCursor(this.#context, file, { start, end }, signal);
+    const cursor = new BodyCursor(
+      this.#context,
+      file,
+      { start, end },
+      signal,
+      object,
+    );
     try {
       const chunks: Uint8Array[] = [];
       for (let c; (c = await cursor.next()) !== null;) chunks.push(c);

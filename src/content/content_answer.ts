@@ -10,7 +10,7 @@
 
 import { parseContentRange, rangeHeader } from "./byte_range.ts";
 import type { ResolvedUrl } from "../urls/download_urls.ts";
-import { RepoProtocolError } from "../base/errors.ts";
+import { RepoChangedError, RepoProtocolError } from "../base/errors.ts";
 import { failureFor } from "../api/repo_api.ts";
 
 /** What the reader knows of a file before reading it. */
@@ -100,9 +100,10 @@ export function rangeFor(asked: Asked, file: ContentFile): string | undefined {
 
 /**
  * Checks that a file size an answer implies can be the file read: the size
- * an earlier answer of the read gave, if one did; then equal to the listed
- * size, or at least it for an ingested tabular file; anything goes when no
- * size is listed.
+ * an earlier answer of the read gave, if one did (else a
+ * {@linkcode RepoChangedError}); then equal to the listed size, or at least
+ * it for an ingested tabular file: a shorter answer is never the file.
+ * Anything goes when no size is listed.
  */
 export function expectTotal(
   total: number,
@@ -111,10 +112,7 @@ export function expectTotal(
 ): void {
   const said = file.answeredSize;
   if (said !== undefined && total !== said) {
-    throw new RepoProtocolError(
-      `the file changed while it was read (${said} bytes, then ${total})`,
-      url,
-    );
+    throw new RepoChangedError(`${said} bytes, then ${total}`, url);
   }
   const listed = file.size;
   if (listed === null || total === listed) return;
@@ -141,7 +139,7 @@ export const UNENCODED: Readonly<Record<string, string>> = {
  * False in browsers: `Accept-Encoding` is theirs to send (a forbidden header
  * name), and they decode every encoding they ask for.
  */
-const SENDS_ACCEPT_ENCODING = new Request("http://localhost/", {
+export const SENDS_ACCEPT_ENCODING = new Request("http://localhost/", {
   headers: UNENCODED,
 }).headers.has("accept-encoding");
 
@@ -294,8 +292,8 @@ function unsatisfiable(
     ? undefined
     : parseContentRange(header, url).total;
   if (total !== undefined) expectTotal(total, file, url);
-  const known = total ?? file.answeredSize ??
-    (file.tabular ? undefined : file.size ?? undefined);
+  // A tabular file's listed size is the least it can be.
+  const known = total ?? file.answeredSize ?? file.size ?? undefined;
   if (known !== undefined && asked.start < known) {
     throw new RepoProtocolError(
       `asked ${

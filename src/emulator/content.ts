@@ -43,15 +43,30 @@ function parseRange(
 
 /**
  * The answer to a GET or HEAD for file bytes, and how many body bytes it
- * sends: the range asked, `416` past the end, the whole file otherwise.
+ * sends: the range asked, `416` past the end, the whole file otherwise. As
+ * S3 does, an `If-Match` that names another object is refused (412) and an
+ * `If-Range` that names another object gets the whole file.
  */
 export function contentReply(
   request: Request,
   bytes: Uint8Array<ArrayBuffer>,
   contentType: string,
 ): Answered {
+  const etag = etagOf(bytes);
+  if (!matches(request.headers.get("if-match"), etag)) {
+    return {
+      response: new Response(PRECONDITION_FAILED, {
+        status: 412,
+        headers: { "content-type": "application/xml" },
+      }),
+      sent: 0,
+    };
+  }
+  const ifRange = request.headers.get("if-range");
   const total = bytes.length;
-  const range = parseRange(request.headers.get("range"), total);
+  const range = ifRange !== null && ifRange.trim() !== etag
+    ? null
+    : parseRange(request.headers.get("range"), total);
   if (range === "unsatisfiable") {
     return {
       response: new Response(null, {
@@ -64,7 +79,7 @@ export function contentReply(
   const headers = new Headers({
     "content-type": contentType,
     "accept-ranges": "bytes",
-    "etag": etagOf(bytes),
+    "etag": etag,
   });
   if (range) {
     headers.set("content-range", `bytes ${range.start}-${range.end}/${total}`);
@@ -80,6 +95,15 @@ export function contentReply(
     sent: body.length,
   };
 }
+
+function matches(ifMatch: string | null, etag: string): boolean {
+  if (ifMatch === null || ifMatch.trim() === "*") return true;
+  return ifMatch.split(",").some((tag) => tag.trim() === etag);
+}
+
+/** S3's body for a 412. */
+const PRECONDITION_FAILED =
+  `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-Match</Condition></Error>`;
 
 const etags = new WeakMap<Uint8Array, string>();
 

@@ -31,7 +31,7 @@ Deno.test("expectTotal: Checks that a file size an answer implies can be the fil
   const tabular = { id: 1, size: 100, tabular: true, answeredSize: 150 };
   throws(
     () => expectTotal(120, tabular, "https://s3.example/k"),
-    /changed while it was read/,
+    /changed during the read \(150 bytes, then 120\)/,
   );
 });
 
