@@ -454,8 +454,12 @@ export class RepoFs {
     return [...(await this.#routingTable()).rejected];
   }
 
-  /** Drops the routing table, here and for instances sharing it. */
+  /**
+   * Drops the routing table, here and for instances sharing it, and the
+   * content URLs near expiry or of unknown expiry.
+   */
   refresh(): void {
+    this.#cache?.dropDoubtful();
     sharedTables.delete(this.#tableKey());
     this.#table = undefined;
     this.#builtTable = undefined;

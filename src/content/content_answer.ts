@@ -12,6 +12,7 @@ import { parseContentRange, rangeHeader } from "./byte_range.ts";
 import type { ResolvedUrl } from "../repo/download_urls.ts";
 import { RepoProtocolError } from "../base/errors.ts";
 import { failureFor } from "../repo/repo_api.ts";
+import { storeRefusal } from "./refusal.ts";
 
 /**
  * What the reader knows of a file before reading it.
@@ -205,8 +206,9 @@ const SENDS_ACCEPT_ENCODING = new Request("http://localhost/", {
 /**
  * Classifies the answer to a request for `asked` of `file` from `target`.
  * Error statuses become the error to raise ({@linkcode StaleUrlError} for a
- * refused store URL); their bodies are read, other bodies are left to the
- * caller.
+ * store URL refused with 400, 401 or 403: never the repository's own, whose
+ * refusals are of the API token); their bodies are read, other bodies are
+ * left to the caller.
  *
  * @example
  * ```ts
@@ -264,10 +266,16 @@ export async function classifyAnswer(
     );
   }
   const error = await failureFor(response, url);
-  throw status === 403 && !target.direct
-    ? new StaleUrlError(error, url)
+  throw REFUSED_URL.has(status) && !target.direct
+    ? new StaleUrlError(storeRefusal(error), url)
     : error;
 }
+
+/**
+ * How object stores refuse an expired or bad pre-signed URL: S3 with
+ * temporary credentials 400 (`ExpiredToken`), GCS 400, Swift 401, S3 403.
+ */
+const REFUSED_URL = new Set([400, 401, 403]);
 
 /** Media types of web pages, which a proxy's login or error page is. */
 const PAGE_TYPES = new Set(["text/html", "application/xhtml+xml"]);

@@ -10,7 +10,7 @@
 import type { AccessAnswer } from "./repo_api.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import { Semaphore } from "../base/semaphore.ts";
-import { isNearExpiry, urlExpiry } from "./signed_url.ts";
+import { isNearExpiry, localExpiry } from "./signed_url.ts";
 import type { Logger } from "../base/types.ts";
 
 /**
@@ -44,13 +44,18 @@ export interface ContentKey {
 export interface ResolvedUrl extends AccessAnswer {
   /** When it was resolved, epoch ms. */
   resolvedAt: number;
-  /** When its signature runs out, epoch ms (`Infinity` if unsigned). */
+  /**
+   * When its signature runs out by this machine's clock, epoch ms
+   * (`Infinity` when unsigned, or when its expiry is not understood: it is
+   * then used until the store refuses it).
+   */
   expiresAt: number;
 }
 
 /**
  * Anything that turns a file id (and format) into a content URL. `stale`
- * names a URL that failed: the resolver must not hand it out again.
+ * names a URL that the store refused: the resolver must not hand it out
+ * again, and forgets it wherever it keeps it.
  *
  * @example
  * ```ts
@@ -151,15 +156,16 @@ export interface StoredUrl {
 
 /**
  * Where resolved URLs outlive the process: {@linkcode DownloadUrls} reads
- * it once, before its first lookup, and hands it every URL it resolves.
- * `read` never rejects; a store that cannot be read reads as empty.
+ * it once, before its first lookup, hands it every URL it resolves, and
+ * tells it every URL the object store refused. No method throws or
+ * rejects; a store that cannot be read reads as empty.
  *
  * @example
  * ```ts
  * import { DownloadUrls, type StoredUrl, type UrlStore } from "./download_urls.ts";
  * import { strictEqual } from "node:assert/strict";
  * const kept: StoredUrl[] = [];
- * const store: UrlStore = { read: () => Promise.resolve([]), add: (entry) => void kept.push(entry) };
+ * const store: UrlStore = { read: () => Promise.resolve([]), add: (entry) => void kept.push(entry), forget() {} };
  * const urls = new DownloadUrls(({ id }) => Promise.resolve({ url: `https://s3.example/${id}`, direct: false }), 3, undefined, store);
  * await urls.resolve({ id: 7 });
  * strictEqual(kept[0].url.url, "https://s3.example/7");
@@ -170,6 +176,8 @@ export interface UrlStore {
   read(): Promise<StoredUrl[]>;
   /** Keeps a URL just resolved. */
   add(entry: StoredUrl): void;
+  /** Drops `url`, which the store refused, if it is kept as `file`'s. */
+  forget(file: ContentKey, url: string): void;
 }
 
 /**
@@ -177,8 +185,9 @@ export interface UrlStore {
  * cache and HEAD budget. {@linkcode DownloadUrls} hands it every lookup it
  * would send; it answers from the fleet's cache, or calls `head` (which
  * sends the HEAD within this process's own budget) once it holds one of
- * the fleet's places. It never answers from anything else: when it cannot
- * reach the fleet, it rejects.
+ * the fleet's places. A `stale` URL, which the store refused, is dropped
+ * from the fleet's cache. It never answers from anything else: when it
+ * cannot reach the fleet, it rejects.
  *
  * @example
  * ```ts
@@ -280,6 +289,7 @@ export class DownloadUrls implements UrlResolver {
   ): Promise<ResolvedUrl> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const key = cacheKey(file);
+    if (stale !== undefined) this.#refused(file, key, stale);
     const known = this.#usable(key, stale);
     if (known) return Promise.resolve(known);
     let pending = this.#pending.get(key);
@@ -311,6 +321,18 @@ export class DownloadUrls implements UrlResolver {
       : Promise.resolve();
   }
 
+  /**
+   * Drops the URLs that would not be handed out (near expiry) and those
+   * whose expiry is unknown, which would be used until refused.
+   */
+  dropDoubtful(): void {
+    for (const [key, { url }] of this.#cache) {
+      if (isStale(url) || (!url.direct && url.expiresAt === Infinity)) {
+        this.#cache.delete(key);
+      }
+    }
+  }
+
   /** The cache in plain form. */
   entries(): CachedUrl[] {
     return [...this.#cache.values()].map(({ file, url }) =>
@@ -334,6 +356,12 @@ export class DownloadUrls implements UrlResolver {
       });
       pending.promise.then(resolve, reject).finally(forget);
     });
+  }
+
+  /** Forgets `url`, which the store refused, here and in the store. */
+  #refused(file: ContentKey, key: string, url: string): void {
+    if (this.#cache.get(key)?.url.url === url) this.#cache.delete(key);
+    this.store?.forget(contentKey(file), url);
   }
 
   /** The cached URL under `key` unless it is `stale` or near expiry. */
@@ -411,7 +439,9 @@ export function cacheKey({ id, format }: ContentKey): string {
 }
 
 function resolved(answer: AccessAnswer, resolvedAt: number): ResolvedUrl {
-  const expiresAt = answer.direct ? Infinity : urlExpiry(answer.url);
+  const expiresAt = answer.direct
+    ? Infinity
+    : localExpiry(answer.url, resolvedAt, answer.date);
   return { ...answer, resolvedAt, expiresAt };
 }
 
