@@ -742,13 +742,7 @@ export class RepoApi {
         url,
       );
     }
-    let target: string;
-    try {
-      target = new URL(location, url).href;
-    } catch {
-      target = location;
-    }
-    return this.#checkedTarget(target, url);
+    return this.#checkedTarget(resolveReference(location, url), url);
   }
 
   /** `target`, unless {@linkcode contentUrlProblem} refuses it. */
@@ -837,6 +831,26 @@ export class RepoApi {
     attempt: () => Promise<T>,
   ): Promise<T> {
     return retrying(this.retry, signal, attempt, rateLimited);
+  }
+}
+
+/** Characters a URI reference may hold (RFC 3986). */
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * `location` resolved against `url` when it is a relative reference (RFC
+ * 9110 allows one in `Location`); as it is otherwise, for
+ * {@linkcode contentUrlProblem} to judge.
+ */
+function resolveReference(location: string, url: string): string {
+  const relative = URI_CHARACTERS.test(location) && !SCHEME.test(location) &&
+    !/^[^/?#]*:/.test(location);
+  if (!relative) return location;
+  try {
+    return new URL(location, url).href;
+  } catch {
+    return location; // such as "//[bad": an authority that does not parse
   }
 }
 
