@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, startEmulator } from "../emulator.ts";
-import { RepoFs } from "../mod.ts";
+import { RepoFs, RepoFsPool } from "../mod.ts";
 import { disguiseUrls, xmlError } from "./signed_urls.ts";
 import { patterned, runCli } from "./support.ts";
 import { hasRedis, startRedis } from "./redis_server.ts";
@@ -158,6 +158,25 @@ Deno.test("each store's refusal of a content URL, once: the fresh URL reads the 
     deepStrictEqual(await fs.catFile(path), bytes);
     equal(heads.get(emu.fileId(path)), 2, path);
   }
+});
+
+Deno.test("a store's 400 ExpiredToken to a pool's worker: its main thread resolves the URL once more, and the read goes on", async () => {
+  const bytes = patterned(300_000);
+  await using emu = await startEmulator({
+    files: { "big.bin": bytes },
+    faults: { truncate: 1 },
+  });
+  const heads = disguiseUrls(emu, {
+    refuse: (_request, info) =>
+      info.attempt === 2
+        ? xmlError(400, "ExpiredToken", "The provided token has expired.")
+        : undefined,
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 1 });
+  deepStrictEqual(await pool.catFile("big.bin"), bytes);
+  equal(heads.get(emu.fileId("big.bin")), 2);
+  equal(emu.counters.storeBytes, bytes.length, "no byte was fetched twice");
 });
 
 Deno.test("the repository's own 401 is the API token's: no second HEAD, and nothing said of a content URL", async () => {

@@ -145,3 +145,25 @@ Deno.test("a URL from a repository whose clock is behind is kept in urlCacheDir 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("refresh() drops the URLs whose expiry is unknown, and keeps those it can vouch for", async () => {
+  const files = { "known.txt": "known", "unknown.txt": "unknown" };
+  await using emu = await startEmulator({ files });
+  const unknown = emu.fileId("unknown.txt");
+  const heads = disguiseUrls(emu, {
+    rewrite: (signed, id) =>
+      id === unknown ? withQuery(signed, "sig=ab12") : undefined,
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const readAll = async () => {
+    for (const [name, content] of Object.entries(files)) {
+      equal(text(await fs.catFile(name)), content);
+    }
+  };
+  await readAll();
+  await readAll();
+  fs.refresh();
+  await readAll();
+  equal(heads.get(unknown), 2);
+  equal(heads.get(emu.fileId("known.txt")), 1);
+});
