@@ -119,7 +119,7 @@ export class UrlCacheFile implements UrlStore {
   readonly #refused = new Set<string>();
   /** Something was added or refused since the last write. */
   #dirty = false;
-  /** A write failed: the file is left alone from then on. */
+  /** Its path or a write failed: the file is left alone from then on. */
   #broken = false;
   #warned = false;
   #io?: Io;
@@ -161,6 +161,7 @@ export class UrlCacheFile implements UrlStore {
       this.#io = io;
       return this.#readFile();
     } catch (error) {
+      this.#broken = true;
       this.#warn(
         `Cannot use the URL cache in ${this.#dir}: ${errorMessage(error)}`,
       );
@@ -175,6 +176,7 @@ export class UrlCacheFile implements UrlStore {
    * @throws {Error} before {@linkcode UrlCacheFile.read} has resolved
    */
   add(entry: StoredUrl): void {
+    if (this.#broken) return;
     if (this.#io === undefined) {
       throw new Error("UrlCacheFile.add called before read()");
     }
