@@ -8,7 +8,7 @@
 
 import { abortable } from "./base/abort_callbacks.ts";
 import { ContentReader } from "./content/content.ts";
-import type { ContentFile } from "./content/content_answer.ts";
+import type { ContentFile } from "./content/content_file.ts";
 import { SameObject } from "./content/same_object.ts";
 import { DownloadUrls, type UrlResolver } from "./urls/download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
@@ -441,8 +441,12 @@ export class RepoFs {
     return [...(await this.#routingTable()).rejected];
   }
 
-  /** Drops the routing table, here and for instances sharing it. */
+  /**
+   * Drops the routing table, here and for instances sharing it, and the
+   * content URLs near expiry or of unknown expiry.
+   */
   refresh(): void {
+    this.#cache?.dropDoubtful();
     sharedTables.delete(this.#tableKey());
     this.#table = undefined;
     this.#builtTable = undefined;

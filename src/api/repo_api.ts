@@ -26,6 +26,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** URL path segments of unreserved characters, `/` between them. */
 const PATH_SEGMENTS = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/** What {@linkcode RepoApi.head} makes of a HEAD answered 405 or 501. */
+const HEAD_REFUSED = Symbol("HEAD refused");
 
 /**
  * The repository base (`.../api`) for a `host` option: a bare host name
@@ -211,7 +213,9 @@ const ERROR_BODY_BYTES = 8192;
 
 /**
  * The server's own words from an error answer: the `message` of a JSON
- * envelope, the `<Message>` of an S3 XML error, or the start of the text.
+ * envelope or of a JSON `error` (GCS, after its `status` or `reason`), the
+ * `<Code>` and `<Message>` of an S3-style XML error, or the start of the
+ * text.
  * Only the first 8 KiB are read, however long the answer.
  */
 export async function errorDetail(response: Response): Promise<string> {
@@ -220,12 +224,24 @@ export async function errorDetail(response: Response): Promise<string> {
   try {
     const body = JSON.parse(text);
     if (typeof body?.message === "string") return body.message;
+    const { error } = body ?? {};
+    if (typeof error?.message === "string") {
+      return coded(error.status ?? error.errors?.[0]?.reason, error.message);
+    }
   } catch {
     // not JSON: try XML, then plain text
   }
+  const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1];
   const xml = /<Message>([^<]*)<\/Message>/.exec(text);
-  if (xml) return xml[1];
-  return text.slice(0, 200);
+  if (xml) return coded(code, xml[1]);
+  return code ?? text.slice(0, 200);
+}
+
+/** `message`, after the store's own error code when it sent one. */
+function coded(code: unknown, message: string): string {
+  return typeof code === "string" && code !== ""
+    ? `${code}: ${message}`
+    : message;
 }
 
 /** The text of a body's first `limit` bytes; the rest is not read. */
@@ -268,8 +284,10 @@ export async function failureFor(
 export interface AccessAnswer {
   /** Where to read content from. */
   url: string;
-  /** True when `url` is the repository's own access endpoint (needs the token). */
+  /** True when `url` is the repository's own (it needs the token). */
   direct: boolean;
+  /** The `Date` of the answer that carried `url`, epoch ms: the clock its expiry is judged by. */
+  date?: number;
 }
 
 /** One page of a version's paged file list. */
@@ -335,6 +353,8 @@ export class RepoApi {
 
   /** Whether `fetch` hides redirects: guessed from the runtime, learnt from an opaque answer. */
   #redirectsHidden = fetchHidesRedirects();
+  /** Whether the access endpoint answered a HEAD 405 or 501: ask by ranged GET from then on. */
+  #headRefused = false;
 
   /** Headers of a repository request: the token, under the installation's header name. */
   get headers(): HeadersInit {
@@ -472,9 +492,12 @@ export class RepoApi {
 
   /**
    * The content URL of a file: one HEAD to the file-access endpoint,
-   * redirects not followed. A redirect gives the URL its `Location` names,
-   * once {@linkcode contentUrlProblem} finds nothing wrong with it; a 2xx
-   * means the repository serves the bytes itself. Where `fetch` hides
+   * redirects not followed (a GET of the first byte instead, from the
+   * first HEAD answered 405 or 501 on). A redirect gives the URL its
+   * `Location` names (resolved against the access URL), once
+   * {@linkcode contentUrlProblem} finds nothing wrong with it, and the
+   * repository's own when it is below the base; a 2xx means the
+   * repository serves the bytes itself. Where `fetch` hides
    * redirects (browsers; see {@linkcode fetchHidesRedirects}) and no token
    * is set, a one-byte ranged GET follows the redirect instead
    * (its `response.url` is the content URL); with a token there, a redirect is a
@@ -489,34 +512,56 @@ export class RepoApi {
     if (this.#redirectsHidden && this.token === undefined) {
       return await this.#follow(url, signal);
     }
-    const headers = this.headers;
-    const answer = await this.#retrying(
-      signal,
-      () =>
-        exchange(
-          this.transport,
-          url,
-          { method: "HEAD", headers },
-          signal,
-          async (response): Promise<AccessAnswer | undefined> => {
-            if (isHiddenRedirect(response)) return undefined;
-            if (response.status >= 300 && response.status < 400) {
-              return {
-                url: this.#redirectTarget(response, url),
-                direct: false,
-              };
-            }
-            if (response.ok) return { url, direct: true };
-            const failure = await failureFor(response, url);
-            if (isRetriable(failure)) throw failure;
-            throw await this.#explainHead(response.status, url, signal);
-          },
-        ),
-    );
-    if (answer !== undefined) return answer;
+    let answer = await this.#ask(url, this.#headRefused, signal);
+    if (answer === HEAD_REFUSED) {
+      this.#headRefused = true;
+      answer = await this.#ask(url, true, signal);
+    }
+    if (answer !== undefined && answer !== HEAD_REFUSED) return answer;
     if (this.token !== undefined) throw hiddenRedirectError(url);
     this.#redirectsHidden = true;
     return await this.#follow(url, signal);
+  }
+
+  /**
+   * One ask of the access endpoint, redirects not followed: a HEAD, or
+   * (`ranged`) a GET of its first byte. {@linkcode HEAD_REFUSED} when the
+   * HEAD is answered 405 or 501; `undefined` when `fetch` hid a redirect.
+   */
+  #ask(
+    url: string,
+    ranged: boolean,
+    signal?: AbortSignal,
+  ): Promise<AccessAnswer | typeof HEAD_REFUSED | undefined> {
+    const init: RequestInit = ranged
+      ? { headers: { ...this.headers, Range: "bytes=0-0" } }
+      : { method: "HEAD", headers: this.headers };
+    return this.#retrying(
+      signal,
+      () =>
+        exchange(this.transport, url, init, signal, async (response) => {
+          if (isHiddenRedirect(response)) return undefined;
+          const date = httpDate(response.headers.get("date"));
+          const { status } = response;
+          if (status >= 300 && status < 400) {
+            const target = this.#redirectTarget(response, url);
+            return {
+              url: target,
+              direct: isRepositoryUrl(target, this.base),
+              date,
+            };
+          }
+          if (response.ok || (ranged && status === 416)) {
+            return { url, direct: true, date };
+          }
+          if (!ranged && (status === 405 || status === 501)) {
+            return HEAD_REFUSED;
+          }
+          const failure = await failureFor(response, url);
+          if (ranged || isRetriable(failure)) throw failure;
+          throw await this.#explainHead(status, url, signal);
+        }),
+    );
   }
 
   /**
@@ -561,7 +606,7 @@ export class RepoApi {
         url,
       );
     }
-    return this.#checkedTarget(location, url);
+    return this.#checkedTarget(resolveReference(location, url), url);
   }
 
   /** `target`, unless {@linkcode contentUrlProblem} refuses it. */
@@ -653,6 +698,26 @@ export class RepoApi {
   }
 }
 
+/** Characters a URI reference may hold (RFC 3986). */
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * `location` resolved against `url` when it is a relative reference (RFC
+ * 9110 allows one in `Location`); as it is otherwise, for
+ * {@linkcode contentUrlProblem} to judge.
+ */
+function resolveReference(location: string, url: string): string {
+  const relative = URI_CHARACTERS.test(location) && !SCHEME.test(location) &&
+    !/^[^/?#]*:/.test(location);
+  if (!relative) return location;
+  try {
+    return new URL(location, url).href;
+  } catch {
+    return location; // such as "//[bad": an authority that does not parse
+  }
+}
+
 function pidQuery(pid: string): string {
   return `?persistentId=${encodeURIComponent(pid)}`;
 }
@@ -667,4 +732,10 @@ function arrayOf(value: unknown, what: string, url: string): unknown[] {
     throw new RepoProtocolError(`${what} is not an array`, url);
   }
   return value;
+}
+
+/** The epoch ms of an HTTP `Date` header; `undefined` when absent or not a date. */
+function httpDate(value: string | null): number | undefined {
+  const time = value === null ? NaN : Date.parse(value);
+  return Number.isFinite(time) ? time : undefined;
 }

@@ -20,12 +20,12 @@
 import {
   type Asked,
   classifyAnswer,
-  type ContentFile,
   expectTotal,
   rangeFor,
   StaleUrlError,
   UNENCODED,
 } from "./content_answer.ts";
+import type { ContentFile } from "./content_file.ts";
 import type { ResolvedUrl, UrlResolver } from "../urls/download_urls.ts";
 import {
   errorMessage,

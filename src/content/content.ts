@@ -9,7 +9,7 @@
 
 import { BodyCursor, type CursorContext } from "./body_cursor.ts";
 import { needsSize, planRange } from "./byte_range.ts";
-import type { ContentFile } from "./content_answer.ts";
+import type { ContentFile } from "./content_file.ts";
 import { SameObject } from "./same_object.ts";
 import type { UrlResolver } from "../urls/download_urls.ts";
 import type { Transport } from "../api/request.ts";

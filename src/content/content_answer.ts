@@ -10,31 +10,10 @@
 
 import { parseContentRange, rangeHeader } from "./byte_range.ts";
 import type { ResolvedUrl } from "../urls/download_urls.ts";
+import type { ContentFile } from "./content_file.ts";
 import { RepoChangedError, RepoProtocolError } from "../base/errors.ts";
 import { failureFor } from "../api/repo_api.ts";
-
-/** What the reader knows of a file before reading it. */
-export interface ContentFile {
-  /** The repository's file id. */
-  id: number;
-  /** Listed size; `null` when the listing gave none. */
-  size: number | null;
-  /** An ingested tabular file: served longer than listed. */
-  tabular?: boolean;
-  /** `"original"`: the original upload of an ingested tabular file. */
-  format?: "original";
-  /** Listed media type. */
-  contentType?: string;
-  /** Listed as restricted or embargoed. */
-  restricted?: boolean;
-  /** The day an embargo ends (`YYYY-MM-DD`), while it holds. */
-  embargoedUntil?: string;
-  /**
-   * The size an earlier answer in this read gave: every later answer must
-   * give the same, whatever the listing allows.
-   */
-  answeredSize?: number;
-}
+import { storeRefusal } from "./refusal.ts";
 
 /**
  * Bytes asked of a file: `start` up to `end` (exclusive), or to the end of
@@ -146,8 +125,9 @@ export const SENDS_ACCEPT_ENCODING = new Request("http://localhost/", {
 /**
  * Classifies the answer to a request for `asked` of `file` from `target`.
  * Error statuses become the error to raise ({@linkcode StaleUrlError} for a
- * refused store URL); their bodies are read, other bodies are left to the
- * caller.
+ * store URL refused with 400, 401 or 403: never the repository's own, whose
+ * refusals are of the API token); their bodies are read, other bodies are
+ * left to the caller.
  */
 export async function classifyAnswer(
   response: Response,
@@ -191,10 +171,16 @@ export async function classifyAnswer(
     );
   }
   const error = await failureFor(response, url);
-  throw status === 403 && !target.direct
-    ? new StaleUrlError(error, url)
+  throw REFUSED_URL.has(status) && !target.direct
+    ? new StaleUrlError(storeRefusal(error), url)
     : error;
 }
+
+/**
+ * How object stores refuse an expired or bad pre-signed URL: S3 with
+ * temporary credentials 400 (`ExpiredToken`), GCS 400, Swift 401, S3 403.
+ */
+const REFUSED_URL = new Set([400, 401, 403]);
 
 /** Media types of web pages, which a proxy's login or error page is. */
 const PAGE_TYPES = new Set(["text/html", "application/xhtml+xml"]);

@@ -1,12 +1,13 @@
 /**
- * Why the repository refuses a file: a 403 for a file the listing marks
+ * Why a file is refused: a repository's 403 for a file the listing marks
  * restricted or embargoed, told with what the reader knows and the
- * repository does not say.
+ * repository does not say; an object store's refusal of a content URL,
+ * told apart from a refusal of the API token.
  *
  * @module
  */
 
-import type { ContentFile } from "./content_answer.ts";
+import type { ContentFile } from "./content_file.ts";
 import { RepoHttpError } from "../base/errors.ts";
 
 /**
@@ -39,5 +40,20 @@ export function explainRefusal(
     error.url,
     error.detail === undefined ? why : `${error.detail} ${why}`,
     { cause: error },
+  );
+}
+
+/**
+ * The error to raise when the object store refused a content URL, and a
+ * freshly resolved one too: `error` (the store's answer, with its own code
+ * and message) saying that the content URL was refused, not the API token.
+ */
+export function storeRefusal(error: RepoHttpError): RepoHttpError {
+  const said = error.detail === undefined ? "" : ` (${error.detail})`;
+  return new RepoHttpError(
+    error.status,
+    error.url,
+    `the object store refused the content URL${said}, and a freshly resolved one too: it is the content URL the repository handed out that was refused, not the API token`,
+    { cause: error, retryAfter: error.retryAfter },
   );
 }

@@ -17,7 +17,8 @@
  *   if the lease runs out.
  * - `url:ID:FORMAT`: the resolved URL (`{ url, direct, resolvedAt }`),
  *   expiring when a process would stop handing it out (shortly before the
- *   URL itself runs out; an hour for URLs that show no expiry).
+ *   URL itself runs out; an hour for URLs that show no expiry), and
+ *   deleted when the store refuses it.
  *
  * The API token is never stored, nor any URL that contains it.
  *
@@ -30,7 +31,7 @@ import type {
   SharedUrls,
 } from "../urls/download_urls.ts";
 import { isStale } from "../urls/download_urls.ts";
-import { urlExpiry, usableUntil } from "../urls/signed_url.ts";
+import { expiryLeaving, usableUntil } from "../urls/signed_url.ts";
 import {
   checkCoordinatorUrl,
   CoordinatorConnection,
@@ -113,16 +114,16 @@ export class Coordinator implements SharedUrls {
       for (;;) {
         signal.throwIfAborted();
         const owner = crypto.randomUUID();
-        const [state, value] = await evaluate(
+        const [state, value, left] = await evaluate(
           GET_OR_CLAIM,
           [keys.url, keys.resolving],
           [owner, String(LEASE_MS), avoid],
-        ) as [string, string?];
+        ) as [string, string?, number?];
         if (state === "claimed") {
           return await this.#resolveHere(evaluate, keys, owner, signal, head);
         }
         if (state === "cached") {
-          const url = this.#entry(value!, keys.url);
+          const url = this.#entry(value!, left!, keys.url);
           if (!isStale(url)) {
             this.#logger?.debug(`URL of ${keys.url} from the coordinator`);
             return url;
@@ -248,8 +249,12 @@ export class Coordinator implements SharedUrls {
     }
   }
 
-  /** A stored entry, checked. */
-  #entry(value: string, key: string): ResolvedUrl {
+  /**
+   * A stored entry, checked, handed out for the `leftMs` its key has left
+   * (see {@linkcode timeToLive}): measured by Redis, not by the clock of
+   * the process that stored it.
+   */
+  #entry(value: string, leftMs: number, key: string): ResolvedUrl {
     let parsed: Partial<{ url: string; direct: boolean; resolvedAt: number }>;
     try {
       parsed = JSON.parse(value);
@@ -266,8 +271,11 @@ export class Coordinator implements SharedUrls {
         `it holds a malformed entry under ${key}`,
       );
     }
-    const expiresAt = direct ? Infinity : urlExpiry(url);
-    return { url, direct, resolvedAt: resolvedAt!, expiresAt };
+    const now = Date.now();
+    const expiresAt = direct || leftMs < 0
+      ? Infinity
+      : expiryLeaving(leftMs, now);
+    return { url, direct, resolvedAt: now, expiresAt };
   }
 
   async #fileKeys({ id, format }: ContentKey): Promise<FileKeys> {

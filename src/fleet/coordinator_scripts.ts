@@ -11,14 +11,14 @@
  * The cached URL, or the claim to resolve it. KEYS: the URL key, the
  * "resolving" key. ARGV: owner id, lease ms, and the stale URL (`""` for
  * none): a cached entry whose `url` is the stale one is deleted. Answers
- * `["cached", value]`, `["claimed"]` (the caller now holds the resolving
+ * `["cached", value, ms it has left]`, `["claimed"]` (the caller now holds the resolving
  * lease) or `["busy"]` (another process is resolving it).
  */
 export const GET_OR_CLAIM = `
 local cached = redis.call('GET', KEYS[1])
 if cached then
   if ARGV[3] == '' or cjson.decode(cached).url ~= ARGV[3] then
-    return {'cached', cached}
+    return {'cached', cached, redis.call('PTTL', KEYS[1])}
   end
   redis.call('DEL', KEYS[1])
 end

@@ -10,7 +10,7 @@
 import type { AccessAnswer } from "../api/repo_api.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import { Semaphore } from "../base/semaphore.ts";
-import { isNearExpiry, urlExpiry } from "./signed_url.ts";
+import { isNearExpiry, localExpiry } from "./signed_url.ts";
 import type { Logger } from "../base/types.ts";
 
 /**
@@ -29,13 +29,18 @@ export interface ContentKey {
 export interface ResolvedUrl extends AccessAnswer {
   /** When it was resolved, epoch ms. */
   resolvedAt: number;
-  /** When its signature runs out, epoch ms (`Infinity` if unsigned). */
+  /**
+   * When its signature runs out by this machine's clock, epoch ms
+   * (`Infinity` when unsigned, or when its expiry is not understood: it is
+   * then used until the store refuses it).
+   */
   expiresAt: number;
 }
 
 /**
  * Anything that turns a file id (and format) into a content URL. `stale`
- * names a URL that failed: the resolver must not hand it out again.
+ * names a URL that the store refused: the resolver must not hand it out
+ * again, and forgets it wherever it keeps it.
  */
 export interface UrlResolver {
   /** The content URL of `file`; `signal` withdraws the ask. */
@@ -86,14 +91,17 @@ export interface StoredUrl {
 
 /**
  * Where resolved URLs outlive the process: {@linkcode DownloadUrls} reads
- * it once, before its first lookup, and hands it every URL it resolves.
- * `read` never rejects; a store that cannot be read reads as empty.
+ * it once, before its first lookup, hands it every URL it resolves, and
+ * tells it every URL the object store refused. No method throws or
+ * rejects; a store that cannot be read reads as empty.
  */
 export interface UrlStore {
   /** The URLs stored earlier, none of them near expiry. */
   read(): Promise<StoredUrl[]>;
   /** Keeps a URL just resolved. */
   add(entry: StoredUrl): void;
+  /** Drops `url`, which the store refused, if it is kept as `file`'s. */
+  forget(file: ContentKey, url: string): void;
 }
 
 /**
@@ -101,8 +109,9 @@ export interface UrlStore {
  * cache and HEAD budget. {@linkcode DownloadUrls} hands it every lookup it
  * would send; it answers from the fleet's cache, or calls `head` (which
  * sends the HEAD within this process's own budget) once it holds one of
- * the fleet's places. It never answers from anything else: when it cannot
- * reach the fleet, it rejects.
+ * the fleet's places. A `stale` URL, which the store refused, is dropped
+ * from the fleet's cache. It never answers from anything else: when it
+ * cannot reach the fleet, it rejects.
  */
 export interface SharedUrls {
   /**
@@ -176,6 +185,7 @@ export class DownloadUrls implements UrlResolver {
   ): Promise<ResolvedUrl> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const key = cacheKey(file);
+    if (stale !== undefined) this.#refused(file, key, stale);
     const known = this.#usable(key, stale);
     if (known) return Promise.resolve(known);
     let pending = this.#pending.get(key);
@@ -207,6 +217,18 @@ export class DownloadUrls implements UrlResolver {
       : Promise.resolve();
   }
 
+  /**
+   * Drops the URLs that would not be handed out (near expiry) and those
+   * whose expiry is unknown, which would be used until refused.
+   */
+  dropDoubtful(): void {
+    for (const [key, { url }] of this.#cache) {
+      if (isStale(url) || (!url.direct && url.expiresAt === Infinity)) {
+        this.#cache.delete(key);
+      }
+    }
+  }
+
   /** The cache in plain form. */
   entries(): CachedUrl[] {
     return [...this.#cache.values()].map(({ file, url }) =>
@@ -230,6 +252,12 @@ export class DownloadUrls implements UrlResolver {
       });
       pending.promise.then(resolve, reject).finally(forget);
     });
+  }
+
+  /** Forgets `url`, which the store refused, here and in the store. */
+  #refused(file: ContentKey, key: string, url: string): void {
+    if (this.#cache.get(key)?.url.url === url) this.#cache.delete(key);
+    this.store?.forget(contentKey(file), url);
   }
 
   /** The cached URL under `key` unless it is `stale` or near expiry. */
@@ -298,7 +326,9 @@ export function cacheKey({ id, format }: ContentKey): string {
 }
 
 function resolved(answer: AccessAnswer, resolvedAt: number): ResolvedUrl {
-  const expiresAt = answer.direct ? Infinity : urlExpiry(answer.url);
+  const expiresAt = answer.direct
+    ? Infinity
+    : localExpiry(answer.url, resolvedAt, answer.date);
   return { ...answer, resolvedAt, expiresAt };
 }
 

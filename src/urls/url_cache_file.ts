@@ -21,7 +21,7 @@
  * @module
  */
 
-import type { StoredUrl, UrlStore } from "./download_urls.ts";
+import type { ContentKey, StoredUrl, UrlStore } from "./download_urls.ts";
 import { cacheKey, isStale } from "./download_urls.ts";
 import { urlExpiry } from "./signed_url.ts";
 import { errorMessage } from "../base/errors.ts";
@@ -52,6 +52,8 @@ interface FileEntry {
   url: string;
   direct: boolean;
   resolvedAt: number;
+  /** How far the clock of the answer that carried `url` was ahead of this machine's, when not 0. */
+  clockOffsetMs?: number;
 }
 
 /** The file's content. */
@@ -82,7 +84,13 @@ export class UrlCacheFile implements UrlStore {
   readonly #scope: UrlCacheScope;
   readonly #logger?: Logger;
   readonly #unwritten = new Map<string, StoredUrl>();
-  readonly #warned = new Set<string>();
+  /** URLs the store refused: never written, nor read back. */
+  readonly #refused = new Set<string>();
+  /** Something was added or refused since the last write. */
+  #dirty = false;
+  /** Its path or a write failed: the file is left alone from then on. */
+  #broken = false;
+  #warned = false;
   #io?: Io;
   #timer?: ReturnType<typeof setTimeout>;
   #writeDelayMs = WRITE_DELAY_MS;
@@ -122,6 +130,7 @@ export class UrlCacheFile implements UrlStore {
       this.#io = io;
       return this.#readFile();
     } catch (error) {
+      this.#broken = true;
       this.#warn(
         `Cannot use the URL cache in ${this.#dir}: ${errorMessage(error)}`,
       );
@@ -136,12 +145,31 @@ export class UrlCacheFile implements UrlStore {
    * @throws {Error} before {@linkcode UrlCacheFile.read} has resolved
    */
   add(entry: StoredUrl): void {
+    if (this.#broken) return;
     if (this.#io === undefined) {
       throw new Error("UrlCacheFile.add called before read()");
     }
     const { url, direct, expiresAt } = entry.url;
     if ((!direct && expiresAt === Infinity) || holdsSecret(url)) return;
     this.#unwritten.set(cacheKey(entry.file), entry);
+    this.#changed();
+  }
+
+  /**
+   * Drops `url`, which the store refused: it is not read back, and the
+   * next write leaves it out of the file.
+   */
+  forget(file: ContentKey, url: string): void {
+    this.#refused.add(url);
+    const key = cacheKey(file);
+    if (this.#unwritten.get(key)?.url.url === url) this.#unwritten.delete(key);
+    if (this.#io !== undefined) this.#changed();
+  }
+
+  /** Plans a write: a timed one, and one as the process exits. */
+  #changed(): void {
+    if (this.#broken) return;
+    this.#dirty = true;
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         this.#writeDelayMs = Math.min(
@@ -158,14 +186,17 @@ export class UrlCacheFile implements UrlStore {
   /**
    * Writes the URLs added since the last write, merged with the file as it
    * is now (of two entries for one file, the one that runs out later wins;
-   * entries near expiry are dropped). A failure is a warning.
+   * entries near expiry and refused URLs are dropped). Never throws: a
+   * failure is a warning (the first one only), and the file is not written
+   * again.
    */
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#stopWatchingExit?.();
     this.#stopWatchingExit = undefined;
-    if (this.#unwritten.size === 0) return;
+    if (!this.#dirty || this.#broken) return;
+    this.#dirty = false;
     const mine = [...this.#unwritten.values()];
     this.#unwritten.clear();
     const { fs, crypto } = this.#io!;
@@ -182,7 +213,9 @@ export class UrlCacheFile implements UrlStore {
       const document: CacheDocument = {
         format: FORMAT,
         ...this.#scope,
-        urls: [...merged.values()].filter(usable).map(fileEntry),
+        urls: [...merged.values()].filter((entry) =>
+          usable(entry) && !this.#refused.has(entry.url.url)
+        ).map(fileEntry),
       };
       fs.writeFileSync(temporary, JSON.stringify(document), {
         mode: 0o600,
@@ -190,10 +223,17 @@ export class UrlCacheFile implements UrlStore {
       });
       fs.renameSync(temporary, path);
     } catch (error) {
-      fs.rmSync(temporary, { force: true });
+      this.#broken = true;
       this.#warn(
-        `Cannot write the URL cache file ${path}: ${errorMessage(error)}`,
+        `Cannot write the URL cache file ${path}; reading on without it: ${
+          errorMessage(error)
+        }`,
       );
+      try {
+        fs.rmSync(temporary, { force: true });
+      } catch {
+        // No temporary file was made where the directory cannot be used.
+      }
     }
   }
 
@@ -233,16 +273,19 @@ export class UrlCacheFile implements UrlStore {
       return [];
     }
     try {
-      return parseDocument(text, this.#scope).filter(usable);
+      return parseDocument(text, this.#scope).filter((entry) =>
+        usable(entry) && !this.#refused.has(entry.url.url)
+      );
     } catch (error) {
       this.#warn(`Ignoring the URL cache file ${path}: ${errorMessage(error)}`);
       return [];
     }
   }
 
+  /** Warns of the first failure only: one cache that cannot be used is one warning. */
   #warn(text: string): void {
-    if (this.#warned.has(text)) return;
-    this.#warned.add(text);
+    if (this.#warned) return;
+    this.#warned = true;
     this.#logger?.warn(text);
   }
 }
@@ -281,16 +324,17 @@ function parseDocument(text: string, scope: UrlCacheScope): StoredUrl[] {
 
 /** A file entry as the cache holds it; `undefined` if it is malformed. */
 function storedUrl(entry: Partial<FileEntry>): StoredUrl | undefined {
-  const { id, format, url, direct, resolvedAt } = entry ?? {};
+  const { id, format, url, direct, resolvedAt, clockOffsetMs = 0 } = entry ??
+    {};
   if (
     !Number.isSafeInteger(id) ||
     (format !== undefined && format !== "original") ||
     typeof url !== "string" || typeof direct !== "boolean" ||
-    !Number.isFinite(resolvedAt)
+    !Number.isFinite(resolvedAt) || !Number.isFinite(clockOffsetMs)
   ) {
     return undefined;
   }
-  const expiresAt = direct ? Infinity : urlExpiry(url);
+  const expiresAt = direct ? Infinity : urlExpiry(url) - clockOffsetMs;
   if (expiresAt === Infinity && !direct) return undefined;
   return {
     file: format === undefined ? { id: id! } : { id: id!, format },
@@ -304,8 +348,15 @@ function usable({ url }: StoredUrl): boolean {
 }
 
 function fileEntry({ file, url }: StoredUrl): FileEntry {
-  const { url: href, direct, resolvedAt } = url;
-  return { ...file, url: href, direct, resolvedAt };
+  const { url: href, direct, resolvedAt, expiresAt } = url;
+  const clockOffsetMs = direct ? 0 : Math.round(urlExpiry(href) - expiresAt);
+  return {
+    ...file,
+    url: href,
+    direct,
+    resolvedAt,
+    ...(clockOffsetMs === 0 ? {} : { clockOffsetMs }),
+  };
 }
 
 function runsOutLater(entry: StoredUrl, other: StoredUrl["url"]): boolean {

@@ -51,6 +51,7 @@ Deno.test("UrlStore: Where resolved URLs outlive the process: DownloadUrls reads
   const store: UrlStore = {
     read: () => Promise.resolve([]),
     add: (entry) => void kept.push(entry),
+    forget() {},
   };
   const urls = new DownloadUrls(
     ({ id }) =>
