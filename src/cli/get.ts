@@ -27,6 +27,7 @@ import { displayPath, quotePath } from "./io.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
+import { shortPath, shortWords } from "./short_path.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;
@@ -99,8 +100,8 @@ export async function get(context: Context): Promise<number> {
     failures.push(failure);
     context.out.error(
       `${failure.refused ? "refused" : "failed"} ${
-        quotePath(failure.path)
-      }: ${failure.error}`,
+        quotePath(shortPath(failure.path))
+      }: ${shortWords(failure.error)}`,
     );
   };
   for (const { path, reason } of selection.refused) {
@@ -269,7 +270,7 @@ function restrictedLine(file: FileInfo): string {
     ? ""
     : ` (embargoed until ${file.embargoedUntil})`;
   return `restricted ${
-    quotePath(file.name)
+    quotePath(shortPath(file.name))
   }${embargo}: skipped, no access without an API token`;
 }
 

@@ -13,11 +13,15 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { keyProblem } from "../tree/paths.ts";
 import { errorMessage } from "../base/errors.ts";
+import { temporaryName } from "../pool/file_download.ts";
+import { shortPath } from "./short_path.ts";
 
 const CONTROL = /\p{Cc}/u;
 const DRIVE_LETTER = /^[A-Za-z]:/;
 /** The longest name (one path segment) file systems take, in UTF-8 bytes. */
 const LONGEST_NAME_BYTES = 255;
+/** The longest path the system takes, in bytes (PATH_MAX less its NUL). */
+const LONGEST_PATH_BYTES = Deno.build.os === "darwin" ? 1023 : 4095;
 const encoder = new TextEncoder();
 
 /**
@@ -43,7 +47,7 @@ export class UnsafePathError extends Error {
    * @param reason why it is refused
    */
   constructor(path: string, reason: string) {
-    super(`refused ${JSON.stringify(path)}: ${reason}`);
+    super(`refused ${JSON.stringify(shortPath(path))}: ${reason}`);
     this.name = "UnsafePathError";
     this.path = path;
     this.reason = reason;
@@ -165,15 +169,27 @@ export class OutputRoot {
    * root, missing directories created, and the result checked once more.
    * A target that is, on disk, the target of another dataset path (through
    * a symlink inside the root) is refused as well: one file would hold the
-   * last of two. Throws {@linkcode UnsafePathError} for a path it refuses.
+   * last of two, and so is one longer than the system takes. Throws
+   * {@linkcode UnsafePathError} for a path it refuses.
    * @param path the dataset path
    */
   async prepare(path: string): Promise<string> {
     const reason = unsafePathReason(path);
     if (reason !== undefined) throw new UnsafePathError(path, reason);
-    const target = join(this.path, ...path.split("/"));
+    const target = join(this.path, path);
     if (!isInside(this.path, target)) {
       throw new UnsafePathError(path, "it resolves outside the output folder");
+    }
+    // Its temporary name beside it may be the longer of the two.
+    const bytes = Math.max(
+      encoder.encode(target).byteLength,
+      encoder.encode(temporaryName(target)).byteLength,
+    );
+    if (bytes > LONGEST_PATH_BYTES) {
+      throw new UnsafePathError(
+        path,
+        `its local path would be ${bytes} bytes, longer than this system takes (${LONGEST_PATH_BYTES})`,
+      );
     }
     const parent = dirname(target);
     let realParent = this.#checked.get(parent);

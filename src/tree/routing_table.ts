@@ -206,16 +206,18 @@ export class RoutingTable {
     if (start === undefined) return [];
     if (start.type === "file") return [key];
     const found: string[] = withdirs && key !== "" ? [key] : [];
-    const walk = (dir: string, depth: number) => {
+    // A stack, not recursion: a listed path may be thousands of levels deep.
+    const pending: [dir: string, depth: number][] = [[key, 1]];
+    for (let next; (next = pending.pop()) !== undefined;) {
+      const [dir, depth] = next;
       for (const child of this.#children.get(dir)!) {
         const isDir = this.#entries.get(child)!.type === "directory";
         if (!isDir || withdirs) found.push(child);
         if (isDir && (maxdepth === undefined || depth < maxdepth)) {
-          walk(child, depth + 1);
+          pending.push([child, depth + 1]);
         }
       }
-    };
-    walk(key, 1);
+    }
     return found.sort(compareKeys);
   }
 
