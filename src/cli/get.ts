@@ -27,7 +27,7 @@ import { displayPath, quotePath } from "./io.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
-import { shortPath, shortWords } from "./short_path.ts";
+import { shortPath, shortWords } from "../base/short_path.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;

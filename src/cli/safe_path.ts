@@ -14,7 +14,7 @@ import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { keyProblem } from "../tree/paths.ts";
 import { errorMessage } from "../base/errors.ts";
 import { temporaryName } from "../pool/file_download.ts";
-import { shortPath } from "./short_path.ts";
+import { shortPath } from "../base/short_path.ts";
 
 const CONTROL = /\p{Cc}/u;
 const DRIVE_LETTER = /^[A-Za-z]:/;

@@ -136,12 +136,14 @@ function coverage(pattern: string): Cover {
   if (normalizePath(pattern) === "") return () => true;
   const glob = compileGlob(pattern);
   return (path) => {
-    const segments = path.split("/").filter((s) => s !== "");
-    let prefix = "";
-    for (let i = 0; i < segments.length; i++) {
-      prefix = i === 0 ? segments[0] : `${prefix}/${segments[i]}`;
-      if (glob.matches(prefix, i < segments.length - 1)) return true;
+    const clean = path.split("/").filter((s) => s !== "").join("/");
+    for (
+      let end = clean.indexOf("/");
+      end !== -1;
+      end = clean.indexOf("/", end + 1)
+    ) {
+      if (glob.matches(clean.slice(0, end), true)) return true;
     }
-    return false;
+    return clean !== "" && glob.matches(clean, false);
   };
 }
