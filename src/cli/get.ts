@@ -28,6 +28,7 @@ import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
 import { shortPath, shortWords } from "../base/short_path.ts";
+import { targetClashes } from "./target_clash.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;
@@ -54,7 +55,9 @@ export interface Failure {
  * `get PATTERN... --out DIR [--parallel N] [--resume] [--dry-run]
  * [--shard I/N|auto]`. With `--shard`, only that share of the selected
  * files (and of the refused entries) is fetched, and a line on stderr says
- * which share it is.
+ * which share it is. A listed file whose place in the output folder is a
+ * directory, or whose folder's place is a file, fails before any byte is
+ * downloaded, with one line naming both paths.
  * Exit status 0 when every selected file arrived (or was already there, or
  * is restricted and no token was given), 1 when any failed, was refused,
  * or a pattern matched nothing, 130 when
@@ -137,11 +140,15 @@ export async function get(context: Context): Promise<number> {
     }));
   } else {
     const root = await OutputRoot.open(outDir!);
+    const clashes = await targetClashes(root, readable);
+    for (const [file, error] of clashes) {
+      fail({ path: file.name, error, refused: false });
+    }
     const started = performance.now();
     const { outcomes, interrupted } = await download(context, {
       fs,
       root,
-      files: readable,
+      files: readable.filter((file) => !clashes.has(file)),
       parallel,
       fail,
     });

@@ -163,17 +163,12 @@ export class OutputRoot {
   }
 
   /**
-   * The absolute target of a dataset path: checked with
-   * {@linkcode unsafePathReason}, resolved below the root, every existing
-   * directory on the way resolved through its symlinks and found inside the
-   * root, missing directories created, and the result checked once more.
-   * A target that is, on disk, the target of another dataset path (through
-   * a symlink inside the root) is refused as well: one file would hold the
-   * last of two, and so is one longer than the system takes. Throws
-   * {@linkcode UnsafePathError} for a path it refuses.
+   * Where a dataset path lands below the root, its text checked as
+   * {@linkcode OutputRoot.prepare} checks it; nothing on disk is looked at
+   * or made. Throws {@linkcode UnsafePathError} for a path it refuses.
    * @param path the dataset path
    */
-  async prepare(path: string): Promise<string> {
+  target(path: string): string {
     const reason = unsafePathReason(path);
     if (reason !== undefined) throw new UnsafePathError(path, reason);
     const target = join(this.path, path);
@@ -191,6 +186,22 @@ export class OutputRoot {
         `its local path would be ${bytes} bytes, longer than this system takes (${LONGEST_PATH_BYTES})`,
       );
     }
+    return target;
+  }
+
+  /**
+   * The absolute target of a dataset path: checked with
+   * {@linkcode unsafePathReason}, resolved below the root, refused when
+   * longer than the system takes, every existing
+   * directory on the way resolved through its symlinks and found inside the
+   * root, missing directories created, and the result checked once more.
+   * A target that is, on disk, the target of another dataset path (through
+   * a symlink inside the root) is refused as well: one file would hold the
+   * last of two. Throws {@linkcode UnsafePathError} for a path it refuses.
+   * @param path the dataset path
+   */
+  async prepare(path: string): Promise<string> {
+    const target = this.target(path);
     const parent = dirname(target);
     let realParent = this.#checked.get(parent);
     if (realParent === undefined) {
