@@ -23,7 +23,7 @@ Deno.test("every command works beside a listing entry 10,000 directories deep", 
   try {
     const cli = (...args: string[]) =>
       runCli(["--host", emu.host, "--pid", emu.pid, ...args]);
-    const [ls, tree, find, glob, globData, info, infoDeep, cat, get] =
+    const [ls, tree, find, glob, globData, info, infoDeep, cat, get, missing] =
       await Promise.all([
         cli("ls"),
         cli("tree"),
@@ -34,6 +34,7 @@ Deno.test("every command works beside a listing entry 10,000 directories deep", 
         cli("--json", "info", DEEP),
         cli("cat", "a.txt"),
         cli("--json", "get", "**", "--out", out),
+        cli("info", `${DEEP}.missing`),
       ]);
     for (const run of [ls, tree, find, glob, globData, info, infoDeep, cat]) {
       equal(run.code, 0, run.stderr);
@@ -58,6 +59,11 @@ Deno.test("every command works beside a listing entry 10,000 directories deep", 
     );
     equal(JSON.parse(infoDeep.stdout).size, 1);
     equal(cat.stdout, "hello");
+
+    equal(missing.code, 1);
+    equal(lines(missing.stderr).length, 1);
+    ok(missing.stderr.length < 300, missing.stderr);
+    ok(missing.stderr.includes("deep.txt.missing"), missing.stderr);
 
     // The deep file alone fails, in one short line; the rest is downloaded.
     equal(get.code, 1);

@@ -371,7 +371,8 @@ function scrubbedCause(cause: unknown, url: string): unknown {
 }
 
 /**
- * `text` cut in the middle to at most 200 characters, for one-line messages.
+ * `text` cut in the middle to at most `shown` characters (200 unless
+ * told), for one-line messages.
  *
  * @example
  * ```ts
@@ -381,9 +382,9 @@ function scrubbedCause(cause: unknown, url: string): unknown {
  * strictEqual(clip("short"), "short");
  * ```
  */
-export function clip(text: string): string {
-  if (text.length <= SHOWN_CHARS) return text;
-  const half = (SHOWN_CHARS - 1) / 2;
+export function clip(text: string, shown: number = SHOWN_CHARS): string {
+  if (text.length <= shown) return text;
+  const half = (shown - 1) / 2;
   return `${text.slice(0, Math.ceil(half))}…${text.slice(-Math.floor(half))}`;
 }
 

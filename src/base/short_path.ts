@@ -5,21 +5,14 @@
  * @module
  */
 
-/** The longest path (or word) shown whole, in UTF-16 units. */
+import { clip } from "./errors.ts";
+
+/** The longest path (or word) shown whole, in characters. */
 const LONGEST_SHOWN = 120;
 
-/**
- * `path` as it is when short, else its first and last parts around `…`.
- */
+/** `path` as it is when short, else its first and last parts around `…`. */
 export function shortPath(path: string): string {
-  if (path.length <= LONGEST_SHOWN) return path;
-  const keep = Math.floor((LONGEST_SHOWN - 1) / 2);
-  let head = keep;
-  let tail = path.length - keep;
-  // Never cut a character written as two UTF-16 units in half.
-  if (isLowSurrogate(path.charCodeAt(head))) head--;
-  if (isLowSurrogate(path.charCodeAt(tail))) tail++;
-  return `${path.slice(0, head)}…${path.slice(tail)}`;
+  return clip(path, LONGEST_SHOWN);
 }
 
 /**
@@ -29,8 +22,4 @@ export function shortPath(path: string): string {
  */
 export function shortWords(text: string): string {
   return text.replace(/\S{121,}/g, shortPath);
-}
-
-function isLowSurrogate(unit: number): boolean {
-  return unit >= 0xdc00 && unit <= 0xdfff;
 }
