@@ -197,3 +197,30 @@ for (const coding of ["br2", "x-foo", "gzip, x-foo"]) {
     });
   });
 }
+
+Deno.test("a redirect of the listing to another scheme, or with a user name and password, is refused by name even without a token", async () => {
+  await using emu = await startEmulator({ files: FILES });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  for (
+    const [location, said] of [
+      [
+        "file:///etc/passwd",
+        "redirected to file:/etc/passwd; only http and https are followed",
+      ],
+      [
+        `${emu.host.replace("//", "//user:pw@")}/api/x`,
+        "with a user name or password; that is not followed",
+      ],
+    ]
+  ) {
+    emu.faults.respond = (_request, info) =>
+      aimed(info)
+        ? new Response(null, { status: 301, headers: { Location: location } })
+        : undefined;
+    await rejects(fs.ls(""), (error: Error) => {
+      ok(error.message.includes(said), error.message);
+      ok(!error.message.includes("pw@"), error.message);
+      return true;
+    });
+  }
+});

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { RepoProtocolError } from "../base/errors.ts";
+import { clip, RepoProtocolError } from "../base/errors.ts";
 import { bodyText, type Deadline } from "./request.ts";
 import { isHiddenRedirect } from "./hidden_redirects.ts";
 
@@ -51,26 +51,39 @@ export function redirectTarget(
     target = new URL(location, url);
   } catch {
     throw new RepoProtocolError(
-      `the repository redirected to ${JSON.stringify(location)}, not a URL`,
+      `the repository redirected to ${
+        clip(JSON.stringify(location))
+      }, not a URL`,
       url,
     );
   }
   const from = new URL(url);
+  const shown = clip(
+    `${
+      target.origin === "null" ? target.protocol : target.origin
+    }${target.pathname}`,
+  );
+  if (target.username !== "" || target.password !== "") {
+    throw new RepoProtocolError(
+      `the repository redirected to ${shown} with a user name or password; that is not followed`,
+      url,
+    );
+  }
   if (target.origin === from.origin) return target.href;
-  const shown = `${target.origin}${target.pathname}`;
   if (withToken) {
     throw new RepoProtocolError(
       `the repository redirected to ${shown}, another origin; redirects to another origin are not followed with an API token`,
       url,
     );
   }
-  const downgrade = target.protocol === "http:" && from.protocol === "https:";
-  if (
-    downgrade || !["http:", "https:"].includes(target.protocol) ||
-    target.username !== "" || target.password !== ""
-  ) {
+  const refusal = !["http:", "https:"].includes(target.protocol)
+    ? "only http and https are followed"
+    : target.protocol === "http:" && from.protocol === "https:"
+    ? "a redirect from https to http is not followed"
+    : undefined;
+  if (refusal !== undefined) {
     throw new RepoProtocolError(
-      `the repository redirected to ${shown}, which is not followed from ${from.protocol}`,
+      `the repository redirected to ${shown}; ${refusal}`,
       url,
     );
   }
