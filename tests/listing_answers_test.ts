@@ -224,3 +224,21 @@ Deno.test("a redirect of the listing to another scheme, or with a user name and 
     });
   }
 });
+
+Deno.test("a listing labelled gzip that the runtime cannot undo fails naming the coding", async () => {
+  await using emu = await startEmulator({ files: FILES });
+  emu.faults.respond = (_request, info) =>
+    aimed(info) ? coded(info, "gzip", (bytes) => bytes) : undefined;
+  const fs = new RepoFs({
+    host: emu.host,
+    pid: emu.pid,
+    retry: { retries: 1, baseDelayMs: 1 },
+  });
+  await rejects(fs.ls(""), (error: Error) => {
+    ok(
+      error.message.includes('(an answer with Content-Encoding "gzip")'),
+      error.message,
+    );
+    return true;
+  });
+});

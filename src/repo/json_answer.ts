@@ -113,12 +113,22 @@ export async function jsonBody(
       url,
     );
   }
-  if (codings.length === 1 && codings[0] === "deflate") {
-    return await inflatedJson(response, deadline, url);
-  }
   try {
+    if (codings.length === 1 && codings[0] === "deflate") {
+      return await inflatedJson(response, deadline, url);
+    }
     return JSON.parse(await bodyText(response, deadline));
   } catch (error) {
+    if (error instanceof TypeError && codings.length > 0) {
+      // The runtime failed to undo the coding, or the connection dropped:
+      // retried as a drop, and said with the coding if it persists.
+      throw new TypeError(
+        `${error.message} (an answer with Content-Encoding ${
+          JSON.stringify(header)
+        })`,
+        { cause: error },
+      );
+    }
     if (!(error instanceof SyntaxError)) throw error;
     throw new RepoProtocolError(
       codings.length === 0
