@@ -102,14 +102,15 @@ export async function jsonBody(
   url: string,
 ): Promise<unknown> {
   const header = response.headers.get("content-encoding") ?? "";
+  const named = clip(JSON.stringify(header), 80);
   const codings = header.toLowerCase().split(",").map((c) => c.trim())
     .filter((c) => c !== "" && c !== "identity");
   const unknown = codings.find((coding) => !KNOWN_CODINGS.has(coding));
   if (unknown !== undefined) {
     throw new RepoProtocolError(
-      `the repository's answer has Content-Encoding ${
-        JSON.stringify(header)
-      }: ${JSON.stringify(unknown)} is not a coding this client can undo`,
+      `the repository's answer has Content-Encoding ${named}: ${
+        clip(JSON.stringify(unknown), 80)
+      } is not a coding this client can undo`,
       url,
     );
   }
@@ -123,9 +124,7 @@ export async function jsonBody(
       // The runtime failed to undo the coding, or the connection dropped:
       // retried as a drop, and said with the coding if it persists.
       throw new TypeError(
-        `${error.message} (an answer with Content-Encoding ${
-          JSON.stringify(header)
-        })`,
+        `${error.message} (an answer with Content-Encoding ${named})`,
         { cause: error },
       );
     }
@@ -133,9 +132,7 @@ export async function jsonBody(
     throw new RepoProtocolError(
       codings.length === 0
         ? "the repository's answer is not JSON"
-        : `the repository's answer with Content-Encoding ${
-          JSON.stringify(header)
-        } is not JSON once decoded`,
+        : `the repository's answer with Content-Encoding ${named} is not JSON once decoded`,
       url,
     );
   }
@@ -177,6 +174,7 @@ async function inflatedJson(
   );
 }
 
+/** The body as it came, at most {@linkcode MOST_CODED_BYTES} of it. */
 async function codedBytes(
   response: Response,
   deadline: Deadline,
