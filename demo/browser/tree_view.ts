@@ -27,12 +27,6 @@ function size(bytes: number | null): string {
  * Fills `container` with the tree below `path`. `isArray(dir)` says whether
  * a directory is a Zarr array; picking one calls `onPick(dir)`.
  *
- * @example
- * ```ts ignore
- * import { renderTree } from "./tree_view.ts";
- * await renderTree(fs, document.querySelector("#tree")!, "", (dir) => arrays.has(dir), console.log);
- * ```
- *
  * @param fs the dataset
  * @param container where the lists go
  * @param path the directory to show
@@ -46,31 +40,36 @@ export async function renderTree(
   isArray: (dir: string) => boolean,
   onPick: (dir: string) => void,
 ): Promise<void> {
-  const list = document.createElement("ul");
-  for (const entry of await fs.ls(path)) {
-    const item = document.createElement("li");
-    const name = entry.name.slice(entry.name.lastIndexOf("/") + 1);
-    if (entry.type === "file") {
-      item.textContent = `${name} `;
-      const small = document.createElement("small");
-      small.textContent = size(entry.size);
-      item.append(small);
-    } else {
-      const details = document.createElement("details");
-      const summary = document.createElement("summary");
-      summary.textContent = `${name}/`;
-      details.append(summary);
-      if (isArray(entry.name)) {
-        const pick = document.createElement("button");
-        pick.type = "button";
-        pick.textContent = "show";
-        pick.addEventListener("click", () => onPick(entry.name));
-        summary.append(" ", pick);
-      } else details.open = path === "";
-      await renderTree(fs, details, entry.name, isArray, onPick);
-      item.append(details);
+  // Lists to fill, kept here, not on the stack: a path may be thousands of levels deep.
+  const pending: [HTMLElement, string][] = [[container, path]];
+  for (let next; (next = pending.pop()) !== undefined;) {
+    const [into, dir] = next;
+    const list = document.createElement("ul");
+    for (const entry of await fs.ls(dir)) {
+      const item = document.createElement("li");
+      const name = entry.name.slice(entry.name.lastIndexOf("/") + 1);
+      if (entry.type === "file") {
+        item.textContent = `${name} `;
+        const small = document.createElement("small");
+        small.textContent = size(entry.size);
+        item.append(small);
+      } else {
+        const details = document.createElement("details");
+        const summary = document.createElement("summary");
+        summary.textContent = `${name}/`;
+        details.append(summary);
+        if (isArray(entry.name)) {
+          const pick = document.createElement("button");
+          pick.type = "button";
+          pick.textContent = "show";
+          pick.addEventListener("click", () => onPick(entry.name));
+          summary.append(" ", pick);
+        } else details.open = dir === "";
+        pending.push([details, entry.name]);
+        item.append(details);
+      }
+      list.append(item);
     }
-    list.append(item);
+    into.append(list);
   }
-  container.append(list);
 }

@@ -10,8 +10,9 @@
 
 import { RepoHttpError, RepoProtocolError } from "../base/errors.ts";
 import { field, listedFiles } from "./listing_entry.ts";
+import { jsonBody, MOST_REDIRECTS, redirectTarget } from "./json_answer.ts";
 import type { ListedFile } from "../base/listed_file.ts";
-import { bodyText, exchange, plainFetch, type Transport } from "./request.ts";
+import { exchange, plainFetch, type Transport } from "./request.ts";
 import { isRetriable, type RetryCost, retrying, RetryPolicy } from "./retry.ts";
 import { hideSecret, holdsSecret, redact } from "../base/secrets.ts";
 import { deaccessionedError, explainNotFound } from "./unreadable.ts";
@@ -651,42 +652,46 @@ export class RepoApi {
     return field(envelope, "data", this.base + path);
   }
 
-  /** A JSON answer whose `status` is `OK`, retried like every request. */
+  /**
+   * A JSON answer whose `status` is `OK`, retried like every request, its
+   * redirects followed as {@linkcode redirectTarget} allows.
+   */
   #getEnvelope(path: string, signal?: AbortSignal): Promise<object> {
-    const url = this.base + path;
     const headers = { ...this.headers, Accept: "application/json" };
-    return this.#retrying(
-      signal,
-      () =>
-        exchange(this.transport, url, { headers }, signal, async (
-          response,
-          deadline,
-        ) => {
-          if (!response.ok) throw await failureFor(response, url);
-          let body: unknown;
-          try {
-            body = JSON.parse(await bodyText(response, deadline));
-          } catch (error) {
-            if (error instanceof SyntaxError) {
-              throw new RepoProtocolError(
-                "the repository's answer is not JSON",
-                url,
-              );
-            }
-            throw error;
-          }
-          const status = (body as { status?: unknown })?.status;
-          if (status !== "OK") {
-            throw new RepoProtocolError(
-              `the repository's envelope has status ${
-                JSON.stringify(status)
-              }, not "OK"`,
+    return this.#retrying(signal, async () => {
+      let url = this.base + path;
+      for (let redirects = 0;; redirects++) {
+        const answer = await exchange(
+          this.transport,
+          url,
+          {
+            headers,
+            redirect: this.#redirectsHidden && this.token === undefined
+              ? "follow"
+              : "manual",
+          },
+          signal,
+          async (response, deadline) => {
+            const target = redirectTarget(
+              response,
               url,
+              this.token !== undefined,
             );
-          }
-          return body as object;
-        }),
-    );
+            if (target !== undefined) return { target };
+            if (!response.ok) throw await failureFor(response, url);
+            return { body: await jsonBody(response, deadline, url) };
+          },
+        );
+        if (answer.target === undefined) return envelope(answer.body, url);
+        if (redirects === MOST_REDIRECTS) {
+          throw new RepoProtocolError(
+            `the repository redirected more than ${MOST_REDIRECTS} times`,
+            this.base + path,
+          );
+        }
+        url = answer.target;
+      }
+    });
   }
 
   /** {@linkcode retrying} with this policy; a 429 given up on says it was rate limited. */
@@ -716,6 +721,20 @@ function resolveReference(location: string, url: string): string {
   } catch {
     return location; // such as "//[bad": an authority that does not parse
   }
+}
+
+/** `body` when it is an envelope whose `status` is `OK`. */
+function envelope(body: unknown, url: string): object {
+  const status = (body as { status?: unknown })?.status;
+  if (status !== "OK") {
+    throw new RepoProtocolError(
+      `the repository's envelope has status ${
+        JSON.stringify(status)
+      }, not "OK"`,
+      url,
+    );
+  }
+  return body as object;
 }
 
 function pidQuery(pid: string): string {

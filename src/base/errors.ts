@@ -384,11 +384,12 @@ function scrubbedCause(cause: unknown, url: string): unknown {
 }
 
 /**
- * `text` cut in the middle to at most 200 characters, for one-line messages.
+ * `text` cut in the middle to at most `shown` characters (200 unless
+ * told), for one-line messages.
  */
-export function clip(text: string): string {
-  if (text.length <= SHOWN_CHARS) return text;
-  const half = (SHOWN_CHARS - 1) / 2;
+export function clip(text: string, shown: number = SHOWN_CHARS): string {
+  if (text.length <= shown) return text;
+  const half = (shown - 1) / 2;
   return `${text.slice(0, Math.ceil(half))}…${text.slice(-Math.floor(half))}`;
 }
 

@@ -11,6 +11,7 @@ import type { Context } from "./context.ts";
 import { infoLines, lsLines } from "./format.ts";
 import { displayPath } from "./io.ts";
 import { drawTree, readTree } from "./tree.ts";
+import { treeJson } from "./tree_json.ts";
 
 /** `ls [PATH]`: the direct children of a directory (or the file itself). */
 export async function ls(context: Context): Promise<number> {
@@ -26,7 +27,7 @@ export async function tree(context: Context): Promise<number> {
   const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
   const fs = await context.dataset();
   const root = await readTree(fs, context.arg(0) ?? "", maxdepth);
-  if (context.json) await context.out.json(root);
+  if (context.json) await context.out.print(treeJson(root));
   else await printLines(context, drawTree(root));
   return 0;
 }

@@ -27,6 +27,8 @@ import { displayPath, quotePath } from "./io.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
+import { shortPath, shortWords } from "../base/short_path.ts";
+import { targetClashes } from "./target_clash.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;
@@ -45,7 +47,9 @@ export interface Failure {
  * `get PATTERN... --out DIR [--parallel N] [--resume] [--dry-run]
  * [--shard I/N|auto]`. With `--shard`, only that share of the selected
  * files (and of the refused entries) is fetched, and a line on stderr says
- * which share it is.
+ * which share it is. A listed file whose place in the output folder is a
+ * directory, or whose folder's place is a file, fails before any byte is
+ * downloaded, with one line naming both paths.
  * Exit status 0 when every selected file arrived (or was already there, or
  * is restricted and no token was given), 1 when any failed, was refused,
  * or a pattern matched nothing, 130 when
@@ -71,8 +75,8 @@ export async function get(context: Context): Promise<number> {
     failures.push(failure);
     context.out.error(
       `${failure.refused ? "refused" : "failed"} ${
-        quotePath(failure.path)
-      }: ${failure.error}`,
+        quotePath(shortPath(failure.path))
+      }: ${shortWords(failure.error)}`,
     );
   };
   for (const { path, reason } of selection.refused) {
@@ -108,11 +112,15 @@ export async function get(context: Context): Promise<number> {
     }));
   } else {
     const root = await OutputRoot.open(outDir!);
+    const clashes = await targetClashes(root, readable);
+    for (const [file, error] of clashes) {
+      fail({ path: file.name, error, refused: false });
+    }
     const started = performance.now();
     const { outcomes, interrupted } = await download(context, {
       fs,
       root,
-      files: readable,
+      files: readable.filter((file) => !clashes.has(file)),
       parallel,
       fail,
     });
@@ -241,7 +249,7 @@ function restrictedLine(file: FileInfo): string {
     ? ""
     : ` (embargoed until ${file.embargoedUntil})`;
   return `restricted ${
-    quotePath(file.name)
+    quotePath(shortPath(file.name))
   }${embargo}: skipped, no access without an API token`;
 }
 

@@ -13,6 +13,7 @@ import { emulate } from "./emulate.ts";
 import { get } from "./get.ts";
 import { Output } from "./io.ts";
 import { findCommand, helpText } from "./spec.ts";
+import { shortWords } from "../base/short_path.ts";
 
 /** Exit status of a failure. */
 const FAILURE = 1;
@@ -68,7 +69,7 @@ export async function main(args: readonly string[]): Promise<number> {
     if (context.verbose && error instanceof Error && error.stack) {
       out.stderr(`${error.stack}\n`);
     }
-    out.error(describe(error));
+    out.error(shortWords(describe(error)));
     return FAILURE;
   }
 }

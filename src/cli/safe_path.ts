@@ -13,11 +13,15 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { keyProblem } from "../tree/paths.ts";
 import { errorMessage } from "../base/errors.ts";
+import { temporaryName } from "../download/file_download.ts";
+import { shortPath } from "../base/short_path.ts";
 
 const CONTROL = /\p{Cc}/u;
 const DRIVE_LETTER = /^[A-Za-z]:/;
 /** The longest name (one path segment) file systems take, in UTF-8 bytes. */
 const LONGEST_NAME_BYTES = 255;
+/** The longest path the system takes, in bytes (PATH_MAX less its NUL). */
+const LONGEST_PATH_BYTES = Deno.build.os === "darwin" ? 1023 : 4095;
 const encoder = new TextEncoder();
 
 /** A dataset path that `get` refuses to write. */
@@ -32,7 +36,7 @@ export class UnsafePathError extends Error {
    * @param reason why it is refused
    */
   constructor(path: string, reason: string) {
-    super(`refused ${JSON.stringify(path)}: ${reason}`);
+    super(`refused ${JSON.stringify(shortPath(path))}: ${reason}`);
     this.name = "UnsafePathError";
     this.path = path;
     this.reason = reason;
@@ -107,8 +111,36 @@ export class OutputRoot {
   }
 
   /**
+   * Where a dataset path lands below the root, its text checked as
+   * {@linkcode OutputRoot.prepare} checks it; nothing on disk is looked at
+   * or made. Throws {@linkcode UnsafePathError} for a path it refuses.
+   * @param path the dataset path
+   */
+  target(path: string): string {
+    const reason = unsafePathReason(path);
+    if (reason !== undefined) throw new UnsafePathError(path, reason);
+    const target = join(this.path, path);
+    if (!isInside(this.path, target)) {
+      throw new UnsafePathError(path, "it resolves outside the output folder");
+    }
+    // Its temporary name beside it may be the longer of the two.
+    const bytes = Math.max(
+      encoder.encode(target).byteLength,
+      encoder.encode(temporaryName(target)).byteLength,
+    );
+    if (bytes > LONGEST_PATH_BYTES) {
+      throw new UnsafePathError(
+        path,
+        `its local path would be ${bytes} bytes, longer than this system takes (${LONGEST_PATH_BYTES})`,
+      );
+    }
+    return target;
+  }
+
+  /**
    * The absolute target of a dataset path: checked with
-   * {@linkcode unsafePathReason}, resolved below the root, every existing
+   * {@linkcode unsafePathReason}, resolved below the root, refused when
+   * longer than the system takes, every existing
    * directory on the way resolved through its symlinks and found inside the
    * root, missing directories created, and the result checked once more.
    * A target that is, on disk, the target of another dataset path (through
@@ -117,12 +149,7 @@ export class OutputRoot {
    * @param path the dataset path
    */
   async prepare(path: string): Promise<string> {
-    const reason = unsafePathReason(path);
-    if (reason !== undefined) throw new UnsafePathError(path, reason);
-    const target = join(this.path, ...path.split("/"));
-    if (!isInside(this.path, target)) {
-      throw new UnsafePathError(path, "it resolves outside the output folder");
-    }
+    const target = this.target(path);
     const parent = dirname(target);
     let realParent = this.#checked.get(parent);
     if (realParent === undefined) {

@@ -42,21 +42,23 @@ export async function selectFiles(
 ): Promise<Selection> {
   const chosen = new Map<string, FileInfo>();
   const tests: { pattern: string; covers: Cover; found: boolean }[] = [];
+  /** Every path below a directory already expanded. */
+  const covered = new Set<string>();
   for (const pattern of patterns) {
     const covers = coverage(pattern);
     const keys = normalizePath(pattern) === "" ? [""] : await fs.glob(pattern);
     tests.push({ pattern, covers, found: keys.length > 0 });
-    const expanded = new Set<string>();
     for (const key of keys) {
-      if (hasAncestorIn(key, expanded)) continue;
+      if (covered.has(key)) continue;
       const entry = await fs.info(key);
       if (entry.type === "file") {
         chosen.set(key, entry);
         continue;
       }
-      expanded.add(key);
-      for (const path of await fs.find(key)) {
-        chosen.set(path, await fs.info(path));
+      for (const path of await fs.find(key, { withdirs: true })) {
+        covered.add(path);
+        const below = await fs.info(path);
+        if (below.type === "file") chosen.set(path, below);
       }
     }
   }
@@ -90,23 +92,14 @@ function coverage(pattern: string): Cover {
   if (normalizePath(pattern) === "") return () => true;
   const glob = compileGlob(pattern);
   return (path) => {
-    const segments = path.split("/").filter((s) => s !== "");
-    for (let i = 1; i <= segments.length; i++) {
-      const prefix = segments.slice(0, i).join("/");
-      if (glob.matches(prefix, i < segments.length)) return true;
+    const clean = path.split("/").filter((s) => s !== "").join("/");
+    for (
+      let end = clean.indexOf("/");
+      end !== -1;
+      end = clean.indexOf("/", end + 1)
+    ) {
+      if (glob.matches(clean.slice(0, end), true)) return true;
     }
-    return false;
+    return clean !== "" && glob.matches(clean, false);
   };
-}
-
-/** Whether a directory in `dirs` holds `key` (at any depth). */
-function hasAncestorIn(key: string, dirs: Set<string>): boolean {
-  for (
-    let slash = key.lastIndexOf("/");
-    slash > 0;
-    slash = key.lastIndexOf("/", slash - 1)
-  ) {
-    if (dirs.has(key.slice(0, slash))) return true;
-  }
-  return false;
 }

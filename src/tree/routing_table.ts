@@ -11,6 +11,14 @@ import { checksumKind, listedChecksum } from "../base/checksum.ts";
 import { asOriginal, type ListedFile } from "../base/listed_file.ts";
 import { listedKey, parentKey } from "./paths.ts";
 import type { FileInfo, Logger, TabularView } from "../base/types.ts";
+import { shortPath } from "../base/short_path.ts";
+
+/**
+ * The longest listed path taken, in UTF-16 units: Windows' longest path.
+ * The table holds every ancestor's key, so its size grows with the square
+ * of a path's length.
+ */
+const LONGEST_PATH = 32_767;
 
 /**
  * A listing entry left out of the table, and why.
@@ -90,7 +98,8 @@ export class RoutingTable {
    * Builds the table in one pass. Duplicate paths keep the first file; a file
    * whose path another file needs as a directory gives way to the directory.
    * Both are reported through `logger.warn`, as are paths that cannot be keys
-   * (absolute, a `.` or `..` segment, a NUL, an empty name). With `tabular`
+   * (absolute, a `.` or `..` segment, a NUL, an empty name, longer than
+   * 32,767 characters). With `tabular`
    * `"original"`, ingested tabular files enter as their original uploads.
    */
   static build(
@@ -165,16 +174,18 @@ export class RoutingTable {
     if (start === undefined) return [];
     if (start.type === "file") return [key];
     const found: string[] = withdirs && key !== "" ? [key] : [];
-    const walk = (dir: string, depth: number) => {
+    // A stack, not recursion: a listed path may be thousands of levels deep.
+    const pending: [dir: string, depth: number][] = [[key, 1]];
+    for (let next; (next = pending.pop()) !== undefined;) {
+      const [dir, depth] = next;
       for (const child of this.#children.get(dir)!) {
         const isDir = this.#entries.get(child)!.type === "directory";
         if (!isDir || withdirs) found.push(child);
         if (isDir && (maxdepth === undefined || depth < maxdepth)) {
-          walk(child, depth + 1);
+          pending.push([child, depth + 1]);
         }
       }
-    };
-    walk(key, 1);
+    }
     return found.sort(compareKeys);
   }
 
@@ -228,6 +239,11 @@ export class RoutingTable {
       if (file.path.endsWith("/")) {
         throw new TypeError("the file name is empty");
       }
+      if (file.path.length > LONGEST_PATH) {
+        throw new TypeError(
+          `the path is ${file.path.length} characters long, longer than any system takes (${LONGEST_PATH})`,
+        );
+      }
       key = listedKey(file.path);
       if (key === "") throw new TypeError("the file has no name");
     } catch (error) {
@@ -267,7 +283,9 @@ export class RoutingTable {
 
   #reject(path: string, id: number, reason: string, logger?: Logger): void {
     this.rejected.push({ path, id, reason });
-    logger?.warn(`Listing entry ${id} ("${path}") left out: ${reason}`);
+    logger?.warn(
+      `Listing entry ${id} ("${shortPath(path)}") left out: ${reason}`,
+    );
   }
 
   #addFile(info: FileInfo, logger?: Logger): void {
