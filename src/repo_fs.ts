@@ -12,8 +12,8 @@ import type { ContentFile } from "./content/content_answer.ts";
 import { DownloadUrls, type UrlResolver } from "./repo/download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
 import { FileLister } from "./repo/file_lister.ts";
-import { compileGlob } from "./tree/glob.ts";
 import { normalizePath } from "./tree/paths.ts";
+import { findQuery, globQuery } from "./tree/table_queries.ts";
 import { normalizePid } from "./repo/pid.ts";
 import { RepoApi } from "./repo/repo_api.ts";
 import { RetryPolicy } from "./repo/retry.ts";
@@ -380,22 +380,14 @@ export class RepoFs {
 
   /** Paths below `path`, sorted, per the seed's find rules. */
   async find(path = "", options: FindOptions = {}): Promise<string[]> {
-    const key = normalizePath(path);
-    const maxdepth = options.maxdepth ?? undefined;
-    if (maxdepth !== undefined) positiveInteger("maxdepth", maxdepth);
-    const table = await this.#routingTable();
-    return table.find(key, { maxdepth, withdirs: options.withdirs ?? false });
+    const query = findQuery(path, options);
+    return query(await this.#routingTable());
   }
 
   /** Paths matching a glob pattern, sorted, with fsspec's rules. */
   async glob(pattern: string): Promise<string[]> {
-    const glob = compileGlob(pattern);
-    const table = await this.#routingTable();
-    if (glob.literal) {
-      return table.get(glob.prefix) === undefined ? [] : [glob.prefix];
-    }
-    return table.find(glob.prefix, { maxdepth: glob.depth, withdirs: true })
-      .filter((key) => glob.matches(key, table.get(key)!.type === "directory"));
+    const query = globQuery(pattern);
+    return query(await this.#routingTable());
   }
 
   /**
