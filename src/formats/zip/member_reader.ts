@@ -17,7 +17,7 @@ const LOCAL_SIGNATURE = 0x04034b50;
 const EXTRA_SLACK = 64;
 /** A range starting below this is read with the local header, in one request. */
 const WITH_HEADER = 64 * 1024;
-const FIRST_PIECE = 64 * 1024;
+const SMALLEST_PIECE = 16 * 1024;
 const LARGEST_PIECE = 4 * 1024 * 1024;
 
 const METHOD_NAMES: Record<number, string> = {
@@ -124,53 +124,73 @@ export class ZipArchive {
     }
   }
 
-  /** The deflated data of `entry` inflated, reading no more of it than gives `end` bytes unless `whole`. */
+  /**
+   * The deflated data of `entry` inflated, one piece at a time: the next
+   * piece is read only once the last one's output is taken, so a range
+   * that ends early stops the reading there, unless `whole`.
+   */
   async *#inflated(
     entry: ZipEntry,
     end: number,
     whole: boolean,
     signal?: AbortSignal,
   ): AsyncGenerator<Uint8Array> {
+    // Deflate never grows data by more than a few bytes per 64 KiB block.
+    const first = Math.max(SMALLEST_PIECE, end + (end >> 10) + 1024);
     const raw = this.#raw(
       entry,
       0,
       entry.compressedSize,
-      Math.max(FIRST_PIECE, Math.min(end, LARGEST_PIECE)),
+      first,
       LARGEST_PIECE,
       signal,
     );
-    let readFailure: { error: unknown } | undefined;
-    const input = ReadableStream.from<Uint8Array<ArrayBuffer>>(
-      (async function* () {
-        try {
-          // Source bytes are never shared memory.
-          yield* raw as AsyncGenerator<Uint8Array<ArrayBuffer>>;
-        } catch (error) {
-          readFailure = { error };
-          throw error;
-        }
-      })(),
-    );
-    const reader = input.pipeThrough(new DecompressionStream("deflate-raw"))
-      .getReader();
+    const { readable, writable } = new DecompressionStream("deflate-raw");
+    const writer = writable.getWriter();
+    const reader = readable.getReader();
+    const inflating = async <T>(step: Promise<T>): Promise<T> => {
+      try {
+        return await step;
+      } catch (error) {
+        this.#fail(
+          entry,
+          `its deflate data is damaged (${(error as Error).message})`,
+        );
+      }
+    };
+    let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
     let produced = 0;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        produced += value.length;
-        yield value;
-        if (produced >= end && !whole) return;
-        // More output than the directory says: stop before it grows further.
+      const fed = async function* (piece?: Uint8Array) {
+        // Writing waits for a pending read, whose result the output fulfils first.
+        const written = piece === undefined
+          ? writer.close()
+          : writer.write(piece as Uint8Array<ArrayBuffer>);
+        const taken = written.then(() => undefined);
+        for (;;) {
+          pending ??= reader.read();
+          const next = await inflating(Promise.race([pending, taken]));
+          if (next === undefined) return;
+          pending = undefined;
+          if (next.done) return;
+          yield next.value;
+        }
+      };
+      for await (const piece of raw) {
+        for await (const output of fed(piece)) {
+          produced += output.length;
+          yield output;
+          // Past the range, or more than the directory says: stop here.
+          if ((produced >= end && !whole) || produced > entry.size) return;
+        }
+      }
+      for await (const output of fed()) {
+        produced += output.length;
+        yield output;
         if (produced > entry.size) return;
       }
-    } catch (error) {
-      if (readFailure?.error === error) throw error;
-      this.#fail(
-        entry,
-        `its deflate data is damaged (${(error as Error).message})`,
-      );
     } finally {
+      pending?.catch(() => {});
       await reader.cancel().catch(() => {});
     }
   }

@@ -170,7 +170,9 @@ export class ZipTree {
     ) {
       chunks.push(chunk);
     }
-    return concat(chunks);
+    const bytes = concat(chunks);
+    // A piece read with the local header is a view of a larger buffer.
+    return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   }
 
   /**
