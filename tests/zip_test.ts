@@ -125,6 +125,8 @@ Deno.test("zipTree lists an archive as folders, with RepoFs's verbs", async () =
   ]);
   deepStrictEqual(await tree.glob("*/"), ["a", "docs", "raw", "tables"]);
   await rejects(tree.info("nowhere.txt"), NotFoundError);
+  await rejects(zipTree(fs, "").ls(""), IsADirectoryError);
+  await rejects(zipTree(fs, "missing.zip").ls(""), NotFoundError);
   await rejects(tree.catFile("docs"), IsADirectoryError);
   // The directory was read once: one tail read held it all.
   equal(emu.counters.storeGets, 1);
@@ -439,6 +441,11 @@ Deno.test("hostile archives are refused by name, without a hang or a read past t
     readCsv,
     /more than the 277210 bytes/,
   );
+  await refuses(
+    patched(archive, (view) => view.setUint32(csv + 20, 50_000, true)),
+    readCsv,
+    /its data ends after \d+ bytes, the directory says 277211/,
+  );
   const dataAt = new DataView(archive.buffer).getUint32(csv + 42, true) + 30 +
     new DataView(archive.buffer).getUint16(
       new DataView(archive.buffer).getUint32(csv + 42, true) + 26,
@@ -473,6 +480,7 @@ Deno.test("a refused member leaves the rest of the archive readable", async () =
   // A ranged read is checked against the size, not the CRC-32.
   const crcChanged = zipTree(fs, "crc.zip");
   await rejects(crcChanged.catFile(CSV), /CRC-32 mismatch/);
+  await rejects(collect(crcChanged.stream(CSV)), /CRC-32 mismatch/);
   strictEqual(
     (await crcChanged.catFile(CSV, { start: 0, end: 10 })).length,
     10,

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { IsADirectoryError } from "../../base/errors.ts";
 import type { ByteSource } from "../source.ts";
 import { ZipFormatError } from "./zip_format_error.ts";
 
@@ -60,7 +61,7 @@ export async function readCentralDirectory(
     throw new ZipFormatError(path, problem);
   };
   const { type, size } = await source.info(path);
-  if (type !== "file") fail("it is a directory, not a file");
+  if (type !== "file") throw new IsADirectoryError(path);
   if (size === null) fail("its size is not listed");
   const archiveSize = size!;
   const readTail = async (length: number) => {
