@@ -128,6 +128,8 @@ Deno.test("zipTree lists an archive as folders, with RepoFs's verbs", async () =
   await rejects(zipTree(fs, "").ls(""), IsADirectoryError);
   await rejects(zipTree(fs, "missing.zip").ls(""), NotFoundError);
   await rejects(tree.catFile("docs"), IsADirectoryError);
+  await rejects(collect(tree.stream("docs/missing.txt")), NotFoundError);
+  tree.stream("never/read.txt"); // fails only when read
   // The directory was read once: one tail read held it all.
   equal(emu.counters.storeGets, 1);
 });
@@ -440,6 +442,12 @@ Deno.test("hostile archives are refused by name, without a hang or a read past t
     ),
     readCsv,
     /more than the 277210 bytes/,
+  );
+  const stored = entryOf(archive, STORED);
+  await refuses(
+    patched(archive, (view) => view.setUint32(stored + 24, 0x7fffffff, true)),
+    (tree) => tree.catFile(STORED),
+    /it is stored, yet its size \(2147483647\) is not its stored size \(108000\)/,
   );
   await refuses(
     patched(archive, (view) => view.setUint32(csv + 20, 50_000, true)),

@@ -122,6 +122,12 @@ export class ZipArchive {
         } is not supported (only stored and deflate)`,
       );
     }
+    if (entry.method === 0 && entry.size !== entry.compressedSize) {
+      this.#fail(
+        entry,
+        `it is stored, yet its size (${entry.size}) is not its stored size (${entry.compressedSize})`,
+      );
+    }
   }
 
   /**

@@ -183,9 +183,9 @@ export class ZipTree {
     path: string,
     options: ZipReadOptions = {},
   ): ReadableStream<Uint8Array> {
-    const member = this.#lookupFile(path, options.signal);
+    const lookup = () => this.#lookupFile(path, options.signal);
     return ReadableStream.from((async function* () {
-      const { archive, entry } = await member;
+      const { archive, entry } = await lookup();
       const [start, end] = bounds(options, entry.size);
       yield* archive.chunks(entry, start, end, options.signal);
     })());
