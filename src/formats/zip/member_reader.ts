@@ -19,6 +19,8 @@ const EXTRA_SLACK = 64;
 const WITH_HEADER = 64 * 1024;
 const SMALLEST_PIECE = 16 * 1024;
 const LARGEST_PIECE = 4 * 1024 * 1024;
+/** Most compressed bytes handed to the inflater at once. */
+const FEED = 16 * 1024;
 
 const METHOD_NAMES: Record<number, string> = {
   1: "shrink",
@@ -183,11 +185,14 @@ export class ZipArchive {
         }
       };
       for await (const piece of raw) {
-        for await (const output of fed(piece)) {
-          produced += output.length;
-          yield output;
-          // Past the range, or more than the directory says: stop here.
-          if ((produced >= end && !whole) || produced > entry.size) return;
+        // Fed in bits, as one bit can inflate to a thousand times its size.
+        for (let at = 0; at < piece.length; at += FEED) {
+          for await (const output of fed(piece.subarray(at, at + FEED))) {
+            produced += output.length;
+            yield output;
+            // Past the range, or more than the directory says: stop here.
+            if ((produced >= end && !whole) || produced > entry.size) return;
+          }
         }
       }
       for await (const output of fed()) {
