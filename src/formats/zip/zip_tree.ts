@@ -184,11 +184,22 @@ export class ZipTree {
     options: ZipReadOptions = {},
   ): ReadableStream<Uint8Array> {
     const lookup = () => this.#lookupFile(path, options.signal);
-    return ReadableStream.from((async function* () {
+    const chunks = (async function* () {
       const { archive, entry } = await lookup();
       const [start, end] = bounds(options, entry.size);
       yield* archive.chunks(entry, start, end, options.signal);
-    })());
+    })();
+    // Not ReadableStream.from, which some browsers lack.
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    }, { highWaterMark: 0 });
   }
 
   /** An open member for random access and streaming. */
