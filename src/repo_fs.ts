@@ -13,8 +13,8 @@ import { SameObject } from "./content/same_object.ts";
 import { DownloadUrls, type UrlResolver } from "./urls/download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
 import { FileLister } from "./api/file_lister.ts";
-import { compileGlob } from "./tree/glob.ts";
 import { normalizePath } from "./tree/paths.ts";
+import { findQuery, globQuery } from "./tree/table_queries.ts";
 import { normalizePid } from "./api/pid.ts";
 import { RepoApi } from "./api/repo_api.ts";
 import { RetryPolicy } from "./api/retry.ts";
@@ -362,22 +362,14 @@ export class RepoFs {
 
   /** Paths below `path`, sorted, per the seed's find rules. */
   async find(path = "", options: FindOptions = {}): Promise<string[]> {
-    const key = normalizePath(path);
-    const maxdepth = options.maxdepth ?? undefined;
-    if (maxdepth !== undefined) positiveInteger("maxdepth", maxdepth);
-    const table = await this.#routingTable();
-    return table.find(key, { maxdepth, withdirs: options.withdirs ?? false });
+    const query = findQuery(path, options);
+    return query(await this.#routingTable());
   }
 
   /** Paths matching a glob pattern, sorted, with fsspec's rules. */
   async glob(pattern: string): Promise<string[]> {
-    const glob = compileGlob(pattern);
-    const table = await this.#routingTable();
-    if (glob.literal) {
-      return table.get(glob.prefix) === undefined ? [] : [glob.prefix];
-    }
-    return table.find(glob.prefix, { maxdepth: glob.depth, withdirs: true })
-      .filter((key) => glob.matches(key, table.get(key)!.type === "directory"));
+    const query = globQuery(pattern);
+    return query(await this.#routingTable());
   }
 
   /**

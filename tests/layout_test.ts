@@ -17,6 +17,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   download: ["base", "repo_fs"],
   pool: ["base", "api", "urls", "repo_fs", "zarr", "download", "fleet"],
   fleet: ["base", "api", "urls"],
+  formats: ["base", "tree", "content"],
   emulator: ["base", "api"],
   cli: [
     "base",

@@ -10,7 +10,8 @@ import type { AsyncReadable, RangeQuery } from "zarrita";
 import { normalizePath } from "../tree/paths.ts";
 
 /**
- * What a Zarr store needs of a dataset: a `RepoFs` or a `RepoFsPool`.
+ * What a Zarr store needs of a dataset: a `RepoFs`, a `RepoFsPool`, or a
+ * `zipTree` (a Zarr store inside a zip archive).
  *
  * @example
  * ```ts
@@ -109,7 +110,7 @@ export interface RepoZarrStore {
  * deepStrictEqual(emu.counters, before);
  * ```
  *
- * @param source a `RepoFs` or a `RepoFsPool`
+ * @param source a `RepoFs`, a `RepoFsPool`, or a `zipTree`
  * @param root the directory holding the hierarchy; `""` is the dataset root
  */
 export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {

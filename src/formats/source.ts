@@ -1,0 +1,29 @@
+/**
+ * What a format reader reads from: a `RepoFs`, a `RepoFsPool`, or a tree
+ * made by a reader (a `zipTree`), so that readers chain.
+ *
+ * @module
+ */
+
+import type { FileInfo } from "../base/types.ts";
+
+/**
+ * Anything with `info(path)` and ranged `catFile`: a `RepoFs`, a
+ * `RepoFsPool`, or a `zipTree`.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import type { ByteSource } from "@x/repo-fs/zip";
+ * const source: ByteSource = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
+ * ```
+ */
+export interface ByteSource {
+  /** The entry of a path: its `type` and `size`. */
+  info(path: string): Promise<FileInfo>;
+  /** The bytes of a file, or of `start`..`end` (end exclusive, negatives from the end). */
+  catFile(
+    path: string,
+    options?: { start?: number; end?: number; signal?: AbortSignal },
+  ): Promise<Uint8Array>;
+}

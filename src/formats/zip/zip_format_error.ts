@@ -1,0 +1,42 @@
+/**
+ * The error of a zip archive that cannot be read as asked.
+ *
+ * @module
+ */
+
+import { clip } from "../../base/errors.ts";
+
+/**
+ * A zip archive, or a member of it, that is damaged or uses what is not
+ * read here (encryption, several disks, a compression method other than
+ * stored and deflate). The message names the archive, the member when
+ * there is one, and the problem.
+ *
+ * @example
+ * ```ts
+ * import { ZipFormatError } from "@x/repo-fs/zip";
+ * import { strictEqual } from "node:assert/strict";
+ * const err = new ZipFormatError("data.zip", "compression method 12 (bzip2) is not supported", "big.csv");
+ * strictEqual(err.message, 'Zip archive "data.zip", member "big.csv": compression method 12 (bzip2) is not supported');
+ * strictEqual(err.member, "big.csv");
+ * ```
+ */
+export class ZipFormatError extends Error {
+  /** The archive's path in its source. */
+  readonly archive: string;
+  /** The member concerned, when the problem is one member's. */
+  readonly member?: string;
+  /**
+   * Makes the error.
+   * @param archive the archive's path in its source
+   * @param problem what is wrong
+   * @param member the member concerned, if any
+   */
+  constructor(archive: string, problem: string, member?: string) {
+    const where = member === undefined ? "" : `, member "${clip(member)}"`;
+    super(`Zip archive "${clip(archive)}"${where}: ${problem}`);
+    this.name = "ZipFormatError";
+    this.archive = archive;
+    if (member !== undefined) this.member = member;
+  }
+}

@@ -1,0 +1,357 @@
+/**
+ * A zip archive of a source as a read-only tree with the verbs of `RepoFs`,
+ * built from its central directory the first time it is asked anything.
+ *
+ * @module
+ */
+
+import { abortable } from "../../base/abort_callbacks.ts";
+import { IsADirectoryError, NotFoundError } from "../../base/errors.ts";
+import type { FileInfo, Logger } from "../../base/types.ts";
+import { concat } from "../../content/content.ts";
+import { planRange } from "../../content/byte_range.ts";
+import { listedKey, normalizePath } from "../../tree/paths.ts";
+import { RoutingTable } from "../../tree/routing_table.ts";
+import { findQuery, globQuery } from "../../tree/table_queries.ts";
+import type { ByteSource } from "../source.ts";
+import { readCentralDirectory, type ZipEntry } from "./central_directory.ts";
+import { ZipArchive } from "./member_reader.ts";
+import { ZipFormatError } from "./zip_format_error.ts";
+
+/**
+ * Options of {@linkcode zipTree}.
+ *
+ * @example
+ * ```ts
+ * import type { ZipTreeOptions } from "@x/repo-fs/zip";
+ * const options: ZipTreeOptions = { logger: console };
+ * ```
+ */
+export interface ZipTreeOptions {
+  /** Where warnings go (a member name given twice: the first is kept). */
+  logger?: Logger;
+}
+
+/**
+ * Options of a member's byte-range read.
+ *
+ * @example
+ * ```ts
+ * import type { ZipReadOptions } from "@x/repo-fs/zip";
+ * const lastKiB: ZipReadOptions = { start: -1024 };
+ * ```
+ */
+export interface ZipReadOptions {
+  /** First byte (negative: from the end). Default 0. */
+  start?: number | null;
+  /** Byte after the last (exclusive; negative: from the end). Default: end of the member. */
+  end?: number | null;
+  /** Aborts the read. */
+  signal?: AbortSignal;
+}
+
+/**
+ * An open member: random access and streaming.
+ *
+ * @example
+ * ```ts
+ * import type { ZipFile } from "@x/repo-fs/zip";
+ * async function firstBytes(file: ZipFile): Promise<Uint8Array> {
+ *   return await file.read({ start: 0, end: 16 });
+ * }
+ * ```
+ */
+export interface ZipFile {
+  /** Path of the member inside the archive. */
+  readonly path: string;
+  /** Bytes once uncompressed. */
+  readonly size: number;
+  /** Bytes `start` to `end` (exclusive; negatives from the end). */
+  read(options?: ZipReadOptions): Promise<Uint8Array>;
+  /** The same, with the bounds given apart. */
+  read(
+    start?: number,
+    end?: number,
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array>;
+  /** The member, or `start`..`end` of it, as a stream. */
+  stream(options?: ZipReadOptions): ReadableStream<Uint8Array>;
+}
+
+interface Mounted {
+  table: RoutingTable;
+  entries: ZipEntry[];
+  archive: ZipArchive;
+}
+
+/**
+ * A zip file of a source as a read-only tree; see {@linkcode zipTree}.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { ZipTree } from "@x/repo-fs/zip";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { rejects } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "notes.zip": "not a zip" } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const tree = new ZipTree(fs, "notes.zip");
+ * await rejects(tree.ls(""), { name: "ZipFormatError" });
+ * ```
+ */
+export class ZipTree {
+  /** What holds the archive. */
+  readonly source: ByteSource;
+  /** The archive's path in `source`. */
+  readonly path: string;
+  readonly #logger?: Logger;
+  #mounted?: Promise<Mounted>;
+
+  /**
+   * Nothing is read until the first call.
+   * @param source a `RepoFs`, a `RepoFsPool`, another `ZipTree`
+   * @param path the archive's path in `source`
+   * @param options where warnings go
+   */
+  constructor(source: ByteSource, path: string, options: ZipTreeOptions = {}) {
+    this.source = source;
+    this.path = path;
+    this.#logger = options.logger;
+  }
+
+  /** Direct children of a directory, sorted by name; `[info]` for a member. */
+  async ls(path = ""): Promise<FileInfo[]> {
+    const { key, entry, table } = await this.#lookup(path);
+    return entry.type === "file"
+      ? [shown(entry)]
+      : table.children(key).map(shown);
+  }
+
+  /** The entry of a path; `info("")` is the archive's root. */
+  async info(path: string): Promise<FileInfo> {
+    return shown((await this.#lookup(path)).entry);
+  }
+
+  /** Whether the path is in the archive. */
+  async exists(path: string): Promise<boolean> {
+    const key = normalizePath(path);
+    return (await this.#mount()).table.get(key) !== undefined;
+  }
+
+  /** Paths below `path`, sorted, per `RepoFs.find`'s rules. */
+  async find(
+    path = "",
+    options: { maxdepth?: number | null; withdirs?: boolean } = {},
+  ): Promise<string[]> {
+    const query = findQuery(path, options);
+    return query((await this.#mount()).table);
+  }
+
+  /** Paths matching a glob pattern, sorted, with fsspec's rules. */
+  async glob(pattern: string): Promise<string[]> {
+    const query = globQuery(pattern);
+    return query((await this.#mount()).table);
+  }
+
+  /**
+   * The bytes of a member, or of `start`..`end` of it (end exclusive,
+   * negatives from the end). A whole read is checked against the member's
+   * CRC-32.
+   */
+  async catFile(
+    path: string,
+    options: ZipReadOptions = {},
+  ): Promise<Uint8Array> {
+    const { archive, entry } = await this.#lookupFile(path, options.signal);
+    const [start, end] = bounds(options, entry.size);
+    const chunks: Uint8Array[] = [];
+    for await (
+      const chunk of archive.chunks(entry, start, end, options.signal, Infinity)
+    ) {
+      chunks.push(chunk);
+    }
+    const bytes = concat(chunks);
+    // A piece read with the local header is a view of a larger buffer.
+    return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  }
+
+  /**
+   * A member, or `start`..`end` of it, as a stream; a whole member's CRC-32
+   * is checked before the stream closes.
+   */
+  stream(
+    path: string,
+    options: ZipReadOptions = {},
+  ): ReadableStream<Uint8Array> {
+    const lookup = () => this.#lookupFile(path, options.signal);
+    const chunks = (async function* () {
+      const { archive, entry } = await lookup();
+      const [start, end] = bounds(options, entry.size);
+      yield* archive.chunks(entry, start, end, options.signal);
+    })();
+    // Not ReadableStream.from, which some browsers lack.
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    }, { highWaterMark: 0 });
+  }
+
+  /** An open member for random access and streaming. */
+  async open(path: string): Promise<ZipFile> {
+    const { key, entry } = await this.#lookupFile(path);
+    const read = (
+      first?: number | ZipReadOptions,
+      end?: number,
+      options: { signal?: AbortSignal } = {},
+    ) =>
+      this.catFile(
+        key,
+        typeof first === "object" ? first : { start: first, end, ...options },
+      );
+    return {
+      path: key,
+      size: entry.size,
+      read,
+      stream: (options) => this.stream(key, options),
+    };
+  }
+
+  #mount(signal?: AbortSignal): Promise<Mounted> {
+    if (this.#mounted === undefined) {
+      const mounted = this.#read();
+      mounted.catch(() => {
+        if (this.#mounted === mounted) this.#mounted = undefined;
+      });
+      this.#mounted = mounted;
+    }
+    return abortable(this.#mounted, signal);
+  }
+
+  async #read(): Promise<Mounted> {
+    const { entries, dataEnd } = await readCentralDirectory(
+      this.source,
+      this.path,
+    );
+    const builder = RoutingTable.builder(this.#logger);
+    entries.forEach((entry, id) => {
+      const key = memberKey(entry.name, this.path);
+      if (!entry.name.endsWith("/")) {
+        builder.add({ path: key, id, size: entry.size });
+      }
+    });
+    return {
+      table: builder.finish(),
+      entries,
+      archive: new ZipArchive(this.source, this.path, dataEnd),
+    };
+  }
+
+  async #lookup(path: string, signal?: AbortSignal) {
+    const key = normalizePath(path);
+    const mounted = await this.#mount(signal);
+    const entry = mounted.table.get(key);
+    if (entry === undefined) throw new NotFoundError(key);
+    return { ...mounted, key, entry };
+  }
+
+  async #lookupFile(path: string, signal?: AbortSignal) {
+    const found = await this.#lookup(path, signal);
+    if (found.entry.type === "directory") {
+      throw new IsADirectoryError(found.key);
+    }
+    return { ...found, entry: found.entries[found.entry.id!] };
+  }
+}
+
+/**
+ * Mounts the zip file at `path` of `source` as a read-only tree with the
+ * verbs of `RepoFs`: `ls`, `info`, `exists`, `find`, `glob`, `catFile`
+ * (with ranges), `open` and `stream`. Nothing is read until the first
+ * call; then the archive's end record and central directory (zip64
+ * included) are read by range, once. A stored member's ranges are ranges
+ * of the archive; a deflated member is inflated from its start, reading no
+ * further than the range asked needs. Encrypted members, multi-disk
+ * archives, compression methods other than stored and deflate, and member
+ * names with a `..` segment or a leading `/` are refused with a
+ * {@linkcode ZipFormatError}. The tree is itself a source: zip files inside
+ * it mount the same way, and `zarrStore` reads a Zarr store inside it.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { zipTree } from "@x/repo-fs/zip";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * // docs/hi.txt and readme.txt, as `zip -X` writes them.
+ * const archive = Uint8Array.from(atob(
+ *   "UEsDBAoAAAAAAENTel2GphA2BQAAAAUAAAALAAAAZG9jcy9oaS50eHRoZWxsb1BLAwQKAAAAAABDU3pd" +
+ *     "GzhyywsAAAALAAAACgAAAHJlYWRtZS50eHRoZWxsbywgemlwClBLAQIeAwoAAAAAAENTel2GphA2BQAA" +
+ *     "AAUAAAALAAAAAAAAAAAAAACkgQAAAABkb2NzL2hpLnR4dFBLAQIeAwoAAAAAAENTel0bOHLLCwAAAAsA" +
+ *     "AAAKAAAAAAAAAAEAAACkgS4AAAByZWFkbWUudHh0UEsFBgAAAAACAAIAcQAAAGEAAAAAAA==",
+ * ), (c) => c.charCodeAt(0));
+ *
+ * await using emu = await startEmulator({ files: { "data.zip": archive } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const zip = zipTree(fs, "data.zip");
+ * deepStrictEqual(await zip.find(""), ["docs/hi.txt", "readme.txt"]);
+ * const hello = await zip.catFile("docs/hi.txt");
+ * strictEqual(new TextDecoder().decode(hello), "hello");
+ * const ell = await zip.catFile("docs/hi.txt", { start: 1, end: -1 });
+ * strictEqual(new TextDecoder().decode(ell), "ell");
+ * ```
+ *
+ * @param source a `RepoFs`, a `RepoFsPool`, or another `zipTree`
+ * @param path the zip file's path in `source`
+ * @param options where warnings go
+ */
+export function zipTree(
+  source: ByteSource,
+  path: string,
+  options: ZipTreeOptions = {},
+): ZipTree {
+  return new ZipTree(source, path, options);
+}
+
+/** The tree key of a member name, refusing names that would leave the tree. */
+function memberKey(name: string, archive: string): string {
+  const bare = name.endsWith("/") ? name.slice(0, -1) : name;
+  try {
+    if (bare.startsWith("/") || /^[A-Za-z]:/.test(bare)) {
+      throw new TypeError("it is absolute");
+    }
+    return listedKey(bare);
+  } catch (error) {
+    throw new ZipFormatError(
+      archive,
+      `the member name is refused: ${(error as Error).message}`,
+      name,
+    );
+  }
+}
+
+/** The member's absolute `[start, end)` for fsspec's bounds. */
+function bounds(options: ZipReadOptions, size: number): [number, number] {
+  const plan = planRange(options.start, options.end, size);
+  switch (plan.kind) {
+    case "empty":
+      return [0, 0];
+    case "from":
+      return [Math.min(plan.start, size), size];
+    case "suffix":
+      return [Math.max(0, size - plan.length), size];
+    case "bounded":
+      return [Math.min(plan.start, size), Math.min(plan.end, size)];
+  }
+}
+
+/** What `ls` and `info` show of an entry: a copy without the table's id. */
+function shown(entry: FileInfo): FileInfo {
+  return { name: entry.name, type: entry.type, size: entry.size };
+}
