@@ -1,0 +1,21 @@
+/**
+ * What a format reader reads from: a `RepoFs`, a `RepoFsPool`, a `zipTree`.
+ *
+ * @module
+ */
+
+import type { FileInfo } from "../base/types.ts";
+
+/**
+ * Anything that gives a file's entry and its bytes by range: a `RepoFs`, a
+ * `RepoFsPool`, or a `zipTree`, so that format readers chain.
+ */
+export interface ByteSource {
+  /** The entry of a path. */
+  info(path: string): Promise<FileInfo>;
+  /** The bytes of a file, or of `start`..`end` (end exclusive, negatives from the end). */
+  catFile(
+    path: string,
+    options?: { start?: number; end?: number; signal?: AbortSignal },
+  ): Promise<Uint8Array>;
+}
