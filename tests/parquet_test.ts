@@ -2,6 +2,12 @@ import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { parquetFile, ParquetFormatError, readParquet } from "../parquet.ts";
+import {
+  offerParquetDecoder,
+  parquetDecoderOf,
+  type ParquetPartRequest,
+} from "../src/formats/parquet/parquet_decoders.ts";
+import { readPart } from "../src/formats/parquet/read_rows.ts";
 
 const FIXTURES = new URL("../fixtures/parquet/", import.meta.url);
 const FILES = ["stations.snappy.parquet", "stations.zstd.parquet"];
@@ -153,6 +159,7 @@ Deno.test("readParquet: a pool of 2 decodes row groups in its workers and gives 
   await using emu = await startEmulator({ files: { "a.parquet": content } });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
   await using pool = new RepoFsPool(fs, { workers: 2 });
+  strictEqual(parquetDecoderOf(pool)?.workers, 2);
   const options = {
     columns: ["id", "big", "name", "score", "time"],
     rowStart: 1_000,
@@ -162,6 +169,58 @@ Deno.test("readParquet: a pool of 2 decodes row groups in its workers and gives 
   const pooled = await readParquet(pool, "a.parquet", options);
   strictEqual(pooled.length, 7_000);
   deepStrictEqual(pooled, alone);
+});
+
+Deno.test("readParquet: a source that decodes elsewhere gets one part per row group of the asked rows, with the footer", async () => {
+  const { content, expected } = await fixture(FILES[0]);
+  await using emu = await startEmulator({ files: { "a.parquet": content } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const source = {
+    info: (path: string) => fs.info(path),
+    catFile: (path: string, options?: { start?: number; end?: number }) =>
+      fs.catFile(path, options),
+  };
+  const parts: ParquetPartRequest[] = [];
+  offerParquetDecoder(source, {
+    workers: 2,
+    read: (request) => (parts.push(request), readPart(fs, request)),
+  });
+  const rows = await readParquet(source, "a.parquet", {
+    columns: ["id"],
+    rowStart: 1_000,
+    rowEnd: 8_000,
+  });
+  deepStrictEqual(
+    rows.map((r) => r.id),
+    Array.from({ length: 7_000 }, (_, i) => 1_000 + i),
+  );
+  const starts = expected.rowGroups.map((_, g) =>
+    expected.rowGroups.slice(0, g).reduce((a, x) => a + x.rows, 0)
+  );
+  deepStrictEqual(
+    parts.map((p) => [p.rowStart, p.rowEnd]),
+    [[1_000, 1_500], ...starts.slice(1, 5).map((s) => [s, s + 1_500]), [
+      7_500,
+      8_000,
+    ]],
+  );
+  const footer = content.subarray(
+    content.byteLength - parts[0].footer.byteLength,
+  );
+  deepStrictEqual(parts[0].footer, footer);
+  deepStrictEqual(parts[0].columns, ["id"]);
+});
+
+Deno.test("readParquet: aborting a pool's read rejects with the signal's reason", async () => {
+  const { content } = await fixture(FILES[0]);
+  await using emu = await startEmulator({ files: { "a.parquet": content } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const reason = new Error("enough");
+  await rejects(
+    readParquet(pool, "a.parquet", { signal: AbortSignal.abort(reason) }),
+    (e) => e === reason,
+  );
 });
 
 Deno.test("parquetFile: hyparquet's AsyncBuffer reads slices by range and none outside the file", async () => {
