@@ -7,7 +7,11 @@
  */
 
 export type { ByteSource } from "./src/formats/source.ts";
-export { parquetFile } from "./src/formats/parquet/parquet_file.ts";
+export type { Checksum, FileInfo } from "./src/base/types.ts";
+export {
+  type ParquetBuffer,
+  parquetFile,
+} from "./src/formats/parquet/parquet_file.ts";
 export {
   readParquet,
   type ReadParquetOptions,

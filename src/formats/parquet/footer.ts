@@ -4,12 +4,8 @@
  * @module
  */
 
-import {
-  type AsyncBuffer,
-  type FileMetaData,
-  parquetMetadata,
-} from "hyparquet";
-import { ownBuffer } from "./parquet_file.ts";
+import { type FileMetaData, parquetMetadata } from "hyparquet";
+import { ownBuffer, type ParquetBuffer } from "./parquet_file.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
 
 /** The 8 bytes at the end: the footer's length and `PAR1`. */
@@ -34,7 +30,7 @@ export interface Footer {
  * holds, fails with {@linkcode ParquetFormatError} and nothing more is read.
  */
 export async function readFooter(
-  file: AsyncBuffer,
+  file: ParquetBuffer,
   path: string,
 ): Promise<Footer> {
   const size = file.byteLength;

@@ -4,9 +4,31 @@
  * @module
  */
 
-import type { AsyncBuffer } from "hyparquet";
 import type { ByteSource } from "../source.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
+
+/**
+ * hyparquet's `AsyncBuffer`, written out here: a file's length, and its
+ * bytes `start`..`end` (end exclusive; default the end of the file).
+ *
+ * @example
+ * ```ts
+ * import type { ParquetBuffer } from "@x/repo-fs/parquet";
+ * import { strictEqual } from "node:assert/strict";
+ * const bytes = new Uint8Array([1, 2, 3]);
+ * const inMemory: ParquetBuffer = {
+ *   byteLength: bytes.byteLength,
+ *   slice: (start, end) => Promise.resolve(bytes.slice(start, end).buffer),
+ * };
+ * strictEqual((await inMemory.slice(1)).byteLength, 2);
+ * ```
+ */
+export interface ParquetBuffer {
+  /** The file's length in bytes. */
+  byteLength: number;
+  /** Bytes `start`..`end` (end exclusive; default the end of the file). */
+  slice(start: number, end?: number): Promise<ArrayBuffer>;
+}
 
 /**
  * hyparquet's `AsyncBuffer` over file `path` of `source`: `byteLength` is
@@ -38,7 +60,7 @@ export async function parquetFile(
   source: ByteSource,
   path: string,
   options: { signal?: AbortSignal } = {},
-): Promise<AsyncBuffer> {
+): Promise<ParquetBuffer> {
   const { signal } = options;
   const { size, type } = await source.info(path);
   if (type !== "file" || size === null) {

@@ -21,6 +21,7 @@ export class ParquetFormatError extends Error {
   /** The dataset path of the file. */
   readonly path: string;
   /**
+   * Makes the error for file `path`.
    * @param path the dataset path of the file
    * @param problem what is wrong with it
    */

@@ -5,20 +5,16 @@
  * @module
  */
 
-import {
-  type AsyncBuffer,
-  type FileMetaData,
-  parquetReadObjects,
-} from "hyparquet";
+import { type FileMetaData, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import type { ByteSource } from "../source.ts";
 import { parseFooter } from "./footer.ts";
-import { parquetFile } from "./parquet_file.ts";
+import { type ParquetBuffer, parquetFile } from "./parquet_file.ts";
 import type { ParquetPartRequest, ParquetRows } from "./parquet_decoders.ts";
 
 /** Rows `rowStart`..`rowEnd` of the columns asked for, fetching only their column chunks. */
 export async function readRows(
-  file: AsyncBuffer,
+  file: ParquetBuffer,
   metadata: FileMetaData,
   options: { columns?: string[]; rowStart: number; rowEnd: number },
 ): Promise<ParquetRows> {
