@@ -39,9 +39,10 @@ export interface ReadParquetOptions {
 
 /**
  * Rows `rowStart`..`rowEnd` of the asked `columns` of Parquet file `path`,
- * as objects keyed by column name in the file's column order. It reads the file's last 8 bytes, then
- * exactly the footer they announce, then only the column chunks of the
- * asked columns in the row groups that hold the asked rows. With a
+ * as objects keyed by column name in the file's column order. It reads
+ * the file's last 8 bytes, then exactly the footer they announce, then
+ * only the column chunks of the asked columns in the row groups that hold
+ * the asked rows. With a
  * `RepoFsPool` each row group is fetched and decoded in a worker, in
  * parallel; the rows come back in file order either way. Codecs: snappy,
  * gzip, zstd, brotli, lz4.
