@@ -94,6 +94,36 @@ Deno.test("lines: consecutive windows give every line exactly once, across range
   }
 });
 
+Deno.test("lines: a window fetches itself and the rest of its last line", async () => {
+  const text = Array.from(
+    { length: 10_000 },
+    (_, i) => String(i).padStart(99, "-") + "\n",
+  ).join("");
+  await using emu = await startEmulator({ files: { "fixed.txt": text } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await fs.info("");
+  emu.resetCounters();
+  const three = await Array.fromAsync(
+    lines(fs, "fixed.txt", { start: 500_050, end: 500_350 }),
+  );
+  deepStrictEqual(
+    three,
+    ["5001", "5002", "5003"].map((n) => n.padStart(99, "-")),
+  );
+  ok(
+    emu.counters.storeBytes <= 301 + 16 * 1024,
+    `${emu.counters.storeBytes} bytes`,
+  );
+  emu.resetCounters();
+  deepStrictEqual(
+    await Array.fromAsync(
+      lines(fs, "fixed.txt", { start: 500_050, end: 500_060 }),
+    ),
+    [],
+  );
+  strictEqual(emu.counters.storeBytes, 11); // the byte before the window, and the window
+});
+
 Deno.test("lines: a character split by the first range's end comes out whole", async () => {
   // "€" is 3 bytes; put it across byte 16,384, where the first range ends.
   const text = "x".repeat(16_383) + "€ and more\n" + "second\n";

@@ -15,8 +15,9 @@ export const LAST_CHUNK = 1024 * 1024;
 /**
  * The bytes of `path` from `from` on, in ranges of {@linkcode FIRST_CHUNK}
  * doubling to {@linkcode LAST_CHUNK}, none reaching past `limit` while
- * below it; it ends at the first range that comes back short (the end of
- * the file, whatever the listing says).
+ * below it, and from {@linkcode FIRST_CHUNK} again past it; it ends at the
+ * first range that comes back short (the end of the file, whatever the
+ * listing says).
  */
 export async function* chunks(
   source: ByteSource,
@@ -26,8 +27,14 @@ export async function* chunks(
   signal?: AbortSignal,
 ): AsyncGenerator<Uint8Array> {
   let size = FIRST_CHUNK;
+  let past = false;
   for (let at = from;;) {
-    const asked = at < limit ? Math.min(size, limit - at) : size;
+    if (!past && at >= limit) {
+      // Past the window only the rest of its last line is wanted.
+      past = true;
+      size = FIRST_CHUNK;
+    }
+    const asked = past ? size : Math.min(size, limit - at);
     const bytes = await source.catFile(path, {
       start: at,
       end: at + asked,

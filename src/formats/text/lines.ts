@@ -80,6 +80,8 @@ export async function* lines(
       const newline = nextNewline(chunk);
       if (newline < 0) {
         at += chunk.byteLength;
+        // No line starts in the window.
+        if (at >= end) return;
         continue;
       }
       skipping = false;
