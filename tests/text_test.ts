@@ -2,6 +2,7 @@ import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { head, lines, tail } from "../text.ts";
+import { runCli } from "./support.ts";
 
 const utf8 = new TextEncoder();
 
@@ -251,4 +252,34 @@ Deno.test("lines: an empty file, a window past the end, and bad offsets", async 
     Array.fromAsync(lines(fs, "one.txt", { start: -1 })),
     TypeError,
   );
+});
+
+Deno.test("CLI: cat --head N and --tail N print lines; with --start they are refused", async () => {
+  const content = "name\tvalue\n" +
+    Array.from({ length: 500 }, (_, i) => `row${i}\t${i}`).join("\n") + "\n";
+  await using emu = await startEmulator({
+    files: {
+      "obs.tab": {
+        content,
+        tabular: true,
+        listedSize: Math.floor(content.length / 2),
+      },
+    },
+  });
+  const target = ["--host", emu.host, "--pid", emu.pid];
+  const first = await runCli([...target, "cat", "obs.tab", "--head", "2"]);
+  deepStrictEqual([first.code, first.stdout], [0, "name\tvalue\nrow0\t0\n"]);
+  const last = await runCli([...target, "cat", "obs.tab", "--tail", "2"]);
+  deepStrictEqual([last.code, last.stdout], [0, "row498\t498\nrow499\t499\n"]);
+  const both = await runCli([
+    ...target,
+    "cat",
+    "obs.tab",
+    "--tail",
+    "2",
+    "--start",
+    "5",
+  ]);
+  strictEqual(both.code, 2);
+  ok(both.stderr.includes("--tail, --start do not go together"), both.stderr);
 });
