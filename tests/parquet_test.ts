@@ -276,3 +276,27 @@ Deno.test("readParquet: a footer length larger than the file, or no PAR1, is a P
   );
   await rejects(readParquet(fs, "tiny.parquet"), ParquetFormatError);
 });
+
+Deno.test("readParquet: column chunks the footer places past the file are a ParquetFormatError, in a pool's worker too, and are not fetched", async () => {
+  const { content } = await fixture(FILES[0]);
+  // The footer kept whole, 200,000 bytes of row groups cut out before it.
+  const cut = new Uint8Array(content.byteLength - 200_000);
+  cut.set(content.subarray(0, 4));
+  cut.set(content.subarray(200_004), 4);
+  await using emu = await startEmulator({ files: { "cut.parquet": cut } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const footer = new DataView(cut.buffer).getUint32(cut.byteLength - 8, true) +
+    8;
+  for (const source of [fs, pool]) {
+    await source.info("cut.parquet");
+    emu.resetCounters();
+    await rejects(
+      readParquet(source, "cut.parquet", { rowStart: 9_999 }),
+      (e: Error) =>
+        e instanceof ParquetFormatError &&
+        /lie outside its \d+ bytes/.test(e.message),
+    );
+    strictEqual(emu.counters.storeBytes, footer);
+  }
+});
