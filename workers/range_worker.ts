@@ -203,6 +203,18 @@ function receive(message: ToWorker): void {
             return { type: "array", job: message.job, part };
           }),
       );
+    case "parquet":
+      return void run(
+        message.job,
+        () =>
+          cancellable(message.job, async (signal) => {
+            const { readPart } = await import(
+              "../src/formats/parquet/read_rows.ts"
+            );
+            const rows = await readPart(fs!, message.request, signal);
+            return { type: "parquet", job: message.job, rows };
+          }),
+      );
     case "download":
       return void run(message.job, () => download(message));
     case "cancel":

@@ -5,20 +5,25 @@
  */
 
 import { abortable } from "../base/abort_callbacks.ts";
-import { integerOption } from "./args.ts";
+import { integerOption, UsageError } from "./args.ts";
+import { head, tail } from "../formats/text/head_tail.ts";
 import type { Context } from "./context.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 /**
- * `cat PATH [--start N] [--end N]`: a whole file is streamed one network
- * chunk at a time; a range (end exclusive, negatives from the end) is read
- * at once. SIGINT or SIGTERM stops the read: exit status 130.
+ * `cat PATH [--start N] [--end N] [--head N | --tail N]`: a whole file is
+ * streamed one network chunk at a time; a range (end exclusive, negatives
+ * from the end) is read at once; `--head`/`--tail` print the first or last
+ * N lines, reading only what they need. SIGINT or SIGTERM stops the read:
+ * exit status 130.
  */
 export async function cat(context: Context): Promise<number> {
   const start = integerOption(context.line, "start");
   const end = integerOption(context.line, "end");
+  const lines = lineCount(context);
   const fs = await context.dataset();
-  const file = await fs.open(context.arg(0)!);
+  const path = context.arg(0)!;
+  const file = await fs.open(path);
   using stop = stopSignal();
   const { signal } = stop;
   // A write to a pipe nobody reads never ends: a stop does not wait for it
@@ -26,7 +31,12 @@ export async function cat(context: Context): Promise<number> {
   const write = (bytes: Uint8Array) =>
     abortable(context.out.bytes(bytes), signal);
   try {
-    if (start === undefined && end === undefined) {
+    if (lines !== undefined) {
+      const text = lines.from === "head"
+        ? await head(fs, path, lines.n, { signal })
+        : await tail(fs, path, lines.n, { signal });
+      await write(new TextEncoder().encode(text.map((l) => `${l}\n`).join("")));
+    } else if (start === undefined && end === undefined) {
       for await (const chunk of file.stream({ signal })) {
         await write(chunk);
       }
@@ -39,4 +49,19 @@ export async function cat(context: Context): Promise<number> {
     return INTERRUPTED;
   }
   return 0;
+}
+
+/** `--head N` or `--tail N`, which take the place of `--start`/`--end`. */
+function lineCount(
+  context: Context,
+): { from: "head" | "tail"; n: number } | undefined {
+  const given = (["head", "tail", "start", "end"] as const).filter((name) =>
+    context.line.values[name] !== undefined
+  );
+  const from = given.find((name) => name === "head" || name === "tail");
+  if (from === undefined) return undefined;
+  if (given.length > 1) {
+    throw new UsageError(`--${given.join(", --")} do not go together`, "cat");
+  }
+  return { from, n: integerOption(context.line, from, { min: 0 })! };
 }

@@ -206,6 +206,18 @@ export const COMMANDS: readonly CommandSpec[] = [
         integer: true,
         description: "byte after the last (default: end of file)",
       },
+      head: {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "only the first N lines",
+      },
+      tail: {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "only the last N lines",
+      },
     },
   },
   {

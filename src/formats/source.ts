@@ -10,13 +10,6 @@ import type { FileInfo } from "../base/types.ts";
 /**
  * Anything with `info(path)` and ranged `catFile`: a `RepoFs`, a
  * `RepoFsPool`, or a `zipTree`.
- *
- * @example
- * ```ts
- * import { RepoFs } from "@x/repo-fs";
- * import type { ByteSource } from "@x/repo-fs/zip";
- * const source: ByteSource = new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" });
- * ```
  */
 export interface ByteSource {
   /** The entry of a path: its `type` and `size`. */

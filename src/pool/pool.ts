@@ -9,6 +9,7 @@
 
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
+import { offerParquetDecoder } from "../formats/parquet/parquet_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
 import { abortable, whenAborted } from "../base/abort_callbacks.ts";
 import type {
@@ -128,6 +129,7 @@ interface Job {
 type Request =
   | Omit<Extract<ToWorker, { type: "cat" }>, "job">
   | Omit<Extract<ToWorker, { type: "array" }>, "job">
+  | Omit<Extract<ToWorker, { type: "parquet" }>, "job">
   | Omit<Extract<ToWorker, { type: "download" }>, "job">;
 
 type Timer = ReturnType<typeof setTimeout>;
@@ -268,6 +270,11 @@ export class RepoFsPool implements AsyncDisposable {
     offerPartDecoder(this, {
       workers: size,
       read: (requests, options) => this.#readArrayParts(requests, options),
+    });
+    offerParquetDecoder(this, {
+      workers: size,
+      read: (request, options) =>
+        this.#dispatch({ type: "parquet", request }, options ?? {}),
     });
   }
 
@@ -553,6 +560,8 @@ export class RepoFsPool implements AsyncDisposable {
         return this.#settle(message.job, { value: message.bytes });
       case "array":
         return this.#settle(message.job, { value: message.part });
+      case "parquet":
+        return this.#settle(message.job, { value: message.rows });
       case "downloaded":
         return this.#settle(message.job, { value: message.result });
       case "progress":

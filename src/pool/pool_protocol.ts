@@ -12,6 +12,11 @@ import type {
   ResolvedUrl,
 } from "../urls/download_urls.ts";
 import type { Downloaded } from "../download/file_download.ts";
+import type {
+  ParquetPartRequest,
+  ParquetRows,
+} from "../formats/parquet/parquet_decoders.ts";
+import { ParquetFormatError } from "../formats/parquet/parquet_format_error.ts";
 import {
   DeaccessionedError,
   IsADirectoryError,
@@ -30,6 +35,7 @@ export type ToWorker =
   | { type: "init"; serialized: SerializedRepoFs }
   | { type: "cat"; job: number; path: string; start?: number; end?: number }
   | { type: "array"; job: number; request: ArrayPartRequest }
+  | { type: "parquet"; job: number; request: ParquetPartRequest }
   | {
     type: "download";
     job: number;
@@ -51,6 +57,7 @@ export type FromWorker =
   | { type: "ready" }
   | { type: "bytes"; job: number; bytes: Uint8Array }
   | { type: "array"; job: number; part: ArrayPartResult }
+  | { type: "parquet"; job: number; rows: ParquetRows }
   | { type: "downloaded"; job: number; result: Downloaded }
   | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
@@ -151,6 +158,7 @@ const CLASSES: Record<string, { prototype: Error }> = {
   DeaccessionedError,
   NotFoundError,
   IsADirectoryError,
+  ParquetFormatError,
   RepoHttpError,
   RepoProtocolError,
   RepoConnectionError,

@@ -1,0 +1,19 @@
+/**
+ * Parquet files of a dataset read by range: hyparquet's `AsyncBuffer` over
+ * a file, and rows of the asked columns and rows, fetched by column chunk
+ * and decoded by row group (in the workers with a `RepoFsPool`).
+ *
+ * @module
+ */
+
+export type { ByteSource } from "./src/formats/source.ts";
+export type { Checksum, FileInfo } from "./src/base/types.ts";
+export {
+  type ParquetBuffer,
+  parquetFile,
+} from "./src/formats/parquet/parquet_file.ts";
+export {
+  readParquet,
+  type ReadParquetOptions,
+} from "./src/formats/parquet/read_parquet.ts";
+export { ParquetFormatError } from "./src/formats/parquet/parquet_format_error.ts";

@@ -1,0 +1,52 @@
+/**
+ * Sources that read and decode Parquet row groups in workers of their own:
+ * a `RepoFsPool` offers itself when it is made. None of this is public.
+ *
+ * @module
+ */
+
+/**
+ * Rows `rowStart`..`rowEnd` (all in one row group) of file `path`, whose
+ * footer the main thread has read, so that a worker does not read it again.
+ */
+export interface ParquetPartRequest {
+  /** The file's path in the source. */
+  path: string;
+  /** The footer's bytes: the metadata and the 8-byte tail. */
+  footer: Uint8Array;
+  /** The columns to read; all when absent. */
+  columns?: string[];
+  /** First row (of the file), inclusive. */
+  rowStart: number;
+  /** Last row (of the file), exclusive. */
+  rowEnd: number;
+}
+
+/** Rows as objects keyed by column name. */
+export type ParquetRows = Record<string, unknown>[];
+
+/** Reads and decodes parts of Parquet files off the calling thread. */
+export interface ParquetDecoder {
+  /** How many parts can be decoded at once, one per worker. */
+  readonly workers: number;
+  /** The rows of one part, read and decoded by one worker. */
+  read(
+    request: ParquetPartRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<ParquetRows>;
+}
+
+const decoders = new WeakMap<object, ParquetDecoder>();
+
+/** Makes `decoder` the way `readParquet` reads row groups of `source`. */
+export function offerParquetDecoder(
+  source: object,
+  decoder: ParquetDecoder,
+): void {
+  decoders.set(source, decoder);
+}
+
+/** The decoder `source` offered, if any. */
+export function parquetDecoderOf(source: object): ParquetDecoder | undefined {
+  return decoders.get(source);
+}
