@@ -15,3 +15,9 @@ export {
   Hdf5UnsupportedError,
 } from "./src/formats/hdf5/errors.ts";
 export type { ByteSource } from "./src/formats/source.ts";
+export {
+  hdf5References,
+  type Hdf5ReferencesOptions,
+  type KerchunkReferences,
+} from "./src/formats/hdf5/references.ts";
+export type { Checksum, FileInfo } from "./src/base/types.ts";

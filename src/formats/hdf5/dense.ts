@@ -50,9 +50,17 @@ export async function denseAttributes(
     readFractalHeap(file, sizes, info.heap),
     btreeV2Records(file, sizes, info.nameIndex),
   ]);
-  const own = records.filter((record) => (record[8] & 1) === 0);
+  const own = records.filter((record) => (record[8] & 1) === 0)
+    .sort((a, b) => creationOrder(a) - creationOrder(b));
   return await Promise.all(own.map(async (record) => {
     const object = await heapObject(file, sizes, heap, record.subarray(0, 8));
     return readAttribute(new Cursor(object, sizes, file.path));
   }));
+}
+
+function creationOrder(record: Uint8Array): number {
+  return new DataView(record.buffer, record.byteOffset + 9, 4).getUint32(
+    0,
+    true,
+  );
 }

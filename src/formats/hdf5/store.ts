@@ -8,6 +8,7 @@
 import type { AsyncReadable, RangeQuery } from "zarrita";
 import type { ByteSource } from "../source.ts";
 import type { ChunkRef } from "./chunk_index.ts";
+import { Hdf5UnsupportedError } from "./errors.ts";
 import { type Hdf5Problem, readZarrView, type ZarrView } from "./zarr_view.ts";
 
 /** A zarrita store over an HDF5 or NetCDF4 file. */
@@ -80,6 +81,10 @@ export function hdf5Store(
       if (metadata !== undefined) {
         return new TextEncoder().encode(JSON.stringify(metadata));
       }
+      const problem = zarr.problems.find((p) =>
+        name === `${p.path}/.zarray` || name === `${p.path}/.zattrs`
+      );
+      if (problem) throw new Hdf5UnsupportedError(problem.path, problem.reason);
       const slash = name.lastIndexOf("/");
       const array = zarr.arrays.get(slash < 0 ? "" : name.slice(0, slash));
       if (array === undefined) return undefined;
