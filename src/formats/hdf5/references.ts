@@ -48,6 +48,7 @@ export interface Hdf5ReferencesOptions {
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
+ * // A NetCDF4 file written by netCDF4-python, from the repository's fixtures.
  * const nc = await Deno.readFile(new URL("../../../fixtures/hdf5/netcdf4.nc", import.meta.url));
  * await using emu = await startEmulator({ files: { "climate.nc": nc } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });

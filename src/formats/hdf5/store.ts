@@ -47,6 +47,7 @@ export interface Hdf5Store {
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { strictEqual } from "node:assert/strict";
  *
+ * // A NetCDF4 file written by netCDF4-python, from the repository's fixtures.
  * const nc = await Deno.readFile(new URL("../../../fixtures/hdf5/netcdf4.nc", import.meta.url));
  * await using emu = await startEmulator({ files: { "climate.nc": nc } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
@@ -54,8 +55,10 @@ export interface Hdf5Store {
  * const group = await zarr.open(hdf5Store(fs, "climate.nc"), { kind: "group" });
  * const temperature = await zarr.open(group.resolve("temperature"), { kind: "array" });
  * strictEqual(temperature.shape.join(), "5,6,8");
- * const { data } = await zarr.get(temperature, [0, 0, 0]);
- * strictEqual(data, 250);
+ * strictEqual(await zarr.get(temperature, [0, 0, 0]), 250);
+ *
+ * // The time axis is the file's unlimited dimension, as xarray names it.
+ * strictEqual(temperature.attrs._ARRAY_DIMENSIONS?.toString(), "time,lat,lon");
  * ```
  *
  * @param source a `RepoFs`, a `RepoFsPool`, or any tree with `info` and ranged `catFile`
