@@ -14,7 +14,13 @@ import { PAGE_SIZE } from "../src/formats/hdf5/file_reader.ts";
 import { readZarrView } from "../src/formats/hdf5/zarr_view.ts";
 
 const DIR = new URL("../fixtures/hdf5/", import.meta.url);
-const FILES = ["h5py.h5", "netcdf4.nc", "many_chunks.h5", "big_chunks.nc"];
+const FILES = [
+  "h5py.h5",
+  "netcdf4.nc",
+  "latest.h5",
+  "many_chunks.h5",
+  "big_chunks.nc",
+];
 
 interface Expected {
   shape: number[];
@@ -34,6 +40,7 @@ const EXPECTED: Record<string, Record<string, Expected>> = JSON.parse(
 const UNMAPPABLE: Record<string, string[]> = {
   "h5py.h5": ["compound", "names"],
   "netcdf4.nc": [],
+  "latest.h5": [],
 };
 
 async function fixtures(): Promise<Record<string, Uint8Array>> {
@@ -77,10 +84,11 @@ function numeric(file: string): [string, Expected][] {
   return Object.entries(EXPECTED[file]).filter(([, e]) => e.sum !== undefined);
 }
 
-Deno.test("every dataset of an h5py file and of a netCDF4 file reads through zarrita as h5py/netCDF4 read it", async () => {
+Deno.test("every dataset of an h5py file, a netCDF4 file and a libver='latest' file reads through zarrita as h5py/netCDF4 read it", async () => {
   await using emu = await startEmulator({ files: await fixtures() });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  for (const file of ["h5py.h5", "netcdf4.nc"]) {
+  // latest.h5 indexes chunks by fixed array (paged too), extensible array, v2 B-tree and single chunk.
+  for (const file of ["h5py.h5", "netcdf4.nc", "latest.h5"]) {
     const store = hdf5Store(fs, file);
     const group = await zarr.open(store, { kind: "group" });
     for (const [path, expected] of Object.entries(EXPECTED[file])) {
@@ -156,13 +164,21 @@ Deno.test("getArray takes an HDF5/NetCDF4 file as its root, on a RepoFs and on a
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
   await using pool = new RepoFsPool(fs, { workers: 2 });
   for (const source of [fs, pool]) {
-    for (const file of ["h5py.h5", "netcdf4.nc", "big_chunks.nc"]) {
+    for (
+      const file of ["h5py.h5", "netcdf4.nc", "latest.h5", "big_chunks.nc"]
+    ) {
       for (const [path, expected] of numeric(file)) {
         const result = await getArray(source, file, path);
         assertValues(`${file} ${path}`, result, expected);
       }
     }
   }
+  const extensible = await getArray(pool, "latest.h5", "extensible");
+  assertValues(
+    "latest.h5 extensible",
+    extensible,
+    EXPECTED["latest.h5"].extensible,
+  );
   const rows = await getArray(pool, "many_chunks.h5", "grid", [
     zarr.slice(5_000, 5_100),
   ]);

@@ -8,6 +8,9 @@
  */
 
 import { btreeV1Leaves } from "./btree_v1.ts";
+import { btreeV2Records } from "./btree_v2.ts";
+import { extensibleArrayChunks } from "./extensible_array.ts";
+import { fixedArrayChunks, readChunkEntry } from "./fixed_array.ts";
 import { Cursor, type Sizes, UNDEFINED_ADDRESS } from "./cursor.ts";
 import { Hdf5UnsupportedError } from "./errors.ts";
 import type { FileReader } from "./file_reader.ts";
@@ -81,8 +84,57 @@ export async function chunkRefs(
     }
   } else if (layout.kind === "chunked") {
     if (layout.address === UNDEFINED_ADDRESS) return refs;
-    const rank = chunks.length;
-    if (layout.index === ChunkIndex.btreeV1) {
+    for (const chunk of await storedChunks(file, sizes, path, dataset)) {
+      const where = `chunk [${chunk.scaled}] of "${path}"`;
+      if (chunk.mask !== 0) {
+        throw new Hdf5UnsupportedError(
+          path,
+          `${where} was stored with some of its filters skipped`,
+        );
+      }
+      file.check(chunk, where);
+      refs.set(chunk.scaled.length === 0 ? "0" : chunk.scaled.join("."), chunk);
+    }
+  }
+  return refs;
+}
+
+/** A stored chunk: its position in the chunk grid and its range of the file. */
+interface StoredChunk {
+  scaled: number[];
+  offset: number;
+  length: number;
+  mask: number;
+}
+
+/** The stored chunks of a chunked dataset, from whichever index it has. */
+async function storedChunks(
+  file: FileReader,
+  sizes: Sizes,
+  path: string,
+  dataset: Dataset,
+): Promise<StoredChunk[]> {
+  const layout = dataset.layout as Extract<
+    Dataset["layout"],
+    { kind: "chunked" }
+  >;
+  const { chunks } = layout;
+  const rank = chunks.length;
+  const chunkBytes = chunks.reduce((a, b) => a * b, 1) * dataset.type.size;
+  // Arrays of chunks are laid out in C order over the grid of the largest extent.
+  const grid = (dataset.space?.maxShape ?? []).map((max, axis) =>
+    Math.ceil((max ?? dataset.space!.shape[axis]) / chunks[axis])
+  );
+  const scaledOf = (index: number) => {
+    const scaled = new Array<number>(rank);
+    for (let axis = rank - 1; axis >= 0; axis--) {
+      scaled[axis] = index % grid[axis];
+      index = Math.floor(index / grid[axis]);
+    }
+    return scaled;
+  };
+  switch (layout.index) {
+    case ChunkIndex.btreeV1: {
       const leaves = await btreeV1Leaves(
         file,
         sizes,
@@ -90,37 +142,83 @@ export async function chunkRefs(
         1,
         8 + 8 * (rank + 1),
       );
-      for (const { key, child } of leaves) {
+      return leaves.map(({ key, child }) => {
         const c = new Cursor(key, sizes, file.path);
         const length = c.u32();
         const mask = c.u32();
-        const offsets = Array.from({ length: rank }, () => c.uint(8));
-        const index = offsets.map((offset, axis) => offset / chunks[axis]);
-        if (mask !== 0) {
-          throw new Hdf5UnsupportedError(
-            path,
-            `chunk [${index}] was stored with some of its filters skipped`,
-          );
-        }
-        file.check({ offset: child, length }, `chunk [${index}] of "${path}"`);
-        refs.set(rank === 0 ? "0" : index.join("."), { offset: child, length });
-      }
-    } else if (layout.index === ChunkIndex.singleChunk) {
-      const length = layout.single?.size ?? chunkBytes;
-      if (layout.single && layout.single.mask !== 0) {
+        const scaled = chunks.map((chunk) => c.uint(8) / chunk);
+        return { scaled, offset: child, length, mask };
+      });
+    }
+    case ChunkIndex.singleChunk:
+      return [{
+        scaled: chunks.map(() => 0),
+        offset: layout.address,
+        length: layout.single?.size ?? chunkBytes,
+        mask: layout.single?.mask ?? 0,
+      }];
+    case ChunkIndex.implicit: {
+      const count = grid.reduce((a, b) => a * b, 1);
+      return Array.from({ length: count }, (_, index) => ({
+        scaled: scaledOf(index),
+        offset: layout.address + index * chunkBytes,
+        length: chunkBytes,
+        mask: 0,
+      }));
+    }
+    case ChunkIndex.fixedArray: {
+      const entries = await fixedArrayChunks(
+        file,
+        sizes,
+        layout.address,
+        chunkBytes,
+      );
+      return entries.map(({ index, ...entry }) => ({
+        scaled: scaledOf(index),
+        ...entry,
+      }));
+    }
+    case ChunkIndex.extensibleArray: {
+      const unlimited = dataset.space!.maxShape.findIndex((max) =>
+        max === null
+      );
+      if (unlimited > 0) {
         throw new Hdf5UnsupportedError(
           path,
-          "its chunk was stored with some of its filters skipped",
+          "an extensible array index over an unlimited axis other than the first",
         );
       }
-      file.check({ offset: layout.address, length }, `the chunk of "${path}"`);
-      refs.set(zeroKey, { offset: layout.address, length });
-    } else {
+      const entries = await extensibleArrayChunks(
+        file,
+        sizes,
+        layout.address,
+        chunkBytes,
+      );
+      return entries.map(({ index, ...entry }) => ({
+        scaled: scaledOf(index),
+        ...entry,
+      }));
+    }
+    case ChunkIndex.btreeV2: {
+      const { type, records } = await btreeV2Records(
+        file,
+        sizes,
+        layout.address,
+      );
+      const sizeBytes = Math.min(
+        8,
+        1 + Math.floor((Math.floor(Math.log2(chunkBytes)) + 8) / 8),
+      );
+      return records.map((record) => {
+        const c = new Cursor(record, sizes, file.path);
+        const entry = readChunkEntry(c, type === 11, sizeBytes, chunkBytes);
+        return { scaled: chunks.map(() => c.uint(8)), ...entry };
+      });
+    }
+    default:
       throw new Hdf5UnsupportedError(
         path,
         `chunk index type ${layout.index} is not supported yet`,
       );
-    }
   }
-  return refs;
 }
