@@ -326,3 +326,33 @@ Deno.test("an HDF5 file whose chunk B-tree points outside the file is a named er
       /no HDF5 signature/.test(error.message),
   );
 });
+
+Deno.test("a fletcher32 chunk is checked and its checksum stripped; a damaged one is a named error", async () => {
+  const files = await fixtures();
+  await using emu = await startEmulator({ files });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const { refs } = await hdf5References(fs, "h5py.h5", { paths: true });
+  const [, offset, length] = refs["checked/1"] as [string, number, number];
+  equal(length, 16 * 2, "the reference leaves the checksum out");
+
+  const damaged = files["h5py.h5"].slice();
+  damaged[offset] ^= 0xff;
+  emu.replaceContent("h5py.h5", damaged);
+  fs.refresh();
+  const checked = await zarr.open(
+    zarr.root(hdf5Store(fs, "h5py.h5")).resolve("checked"),
+    {
+      kind: "array",
+    },
+  );
+  deepStrictEqual(
+    numbersOf((await zarr.get(checked, [zarr.slice(0, 16)])).data).slice(0, 3),
+    [0, 1, 2],
+  );
+  await rejects(
+    zarr.get(checked, [zarr.slice(16, 32)]),
+    (error: Error) =>
+      error instanceof Hdf5FormatError &&
+      /chunk 1 of "checked" fails its Fletcher-32/.test(error.message),
+  );
+});

@@ -8,8 +8,14 @@
 import type { AsyncReadable, RangeQuery } from "zarrita";
 import type { ByteSource } from "../source.ts";
 import type { ChunkRef } from "./chunk_index.ts";
-import { Hdf5UnsupportedError } from "./errors.ts";
-import { type Hdf5Problem, readZarrView, type ZarrView } from "./zarr_view.ts";
+import { Hdf5FormatError, Hdf5UnsupportedError } from "./errors.ts";
+import { fletcher32Holds } from "./fletcher32.ts";
+import {
+  type Hdf5Problem,
+  type MappedArray,
+  readZarrView,
+  type ZarrView,
+} from "./zarr_view.ts";
 
 /** A zarrita store over an HDF5 or NetCDF4 file. */
 export interface Hdf5Store {
@@ -91,10 +97,11 @@ export function hdf5Store(
       const slash = name.lastIndexOf("/");
       const array = zarr.arrays.get(slash < 0 ? "" : name.slice(0, slash));
       if (array === undefined) return undefined;
-      const ref = (await array.refs()).get(name.slice(slash + 1));
+      const chunk = name.slice(slash + 1);
+      const ref = (await array.refs()).get(chunk);
       return ref === undefined
         ? undefined
-        : await readChunk(zarr, array.path, ref, signal);
+        : await readChunk(zarr, array, chunk, ref, signal);
     },
     async getRange(key, range, options) {
       const bytes = await store.get(key, options);
@@ -109,12 +116,28 @@ export function hdf5Store(
 
 async function readChunk(
   zarr: ZarrView,
-  path: string,
+  array: MappedArray,
+  key: string,
   ref: ChunkRef,
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   if ("data" in ref) return ref.data.slice();
-  const bytes = await zarr.file.raw(ref, `a chunk of "${path}"`, signal);
+  const what = `chunk ${key} of "${array.path}"`;
+  if (array.codecs.fletcher32) {
+    const checked = await zarr.file.raw(
+      { ...ref, length: ref.length + 4 },
+      what,
+      signal,
+    );
+    if (!fletcher32Holds(checked)) {
+      throw new Hdf5FormatError(
+        zarr.file.path,
+        `${what} fails its Fletcher-32 checksum`,
+      );
+    }
+    return checked.subarray(0, ref.length);
+  }
+  const bytes = await zarr.file.raw(ref, what, signal);
   if (ref.padTo === undefined) return bytes;
   const padded = new Uint8Array(ref.padTo);
   padded.set(bytes);
