@@ -87,8 +87,14 @@ export class FileReader {
     const spans: [number, number][] = [];
     for (const page of sorted) {
       const span = spans.at(-1);
-      if (span && page - span[1] <= MERGE_GAP_PAGES + 1) span[1] = page;
-      else spans.push([page, page]);
+      if (
+        span && page - span[1] <= MERGE_GAP_PAGES + 1 &&
+        !this.#cachedBetween(span[1], page)
+      ) {
+        span[1] = page;
+      } else {
+        spans.push([page, page]);
+      }
     }
     for (const [first, last] of spans) {
       const start = first * PAGE_SIZE;
@@ -106,6 +112,14 @@ export class FileReader {
       }
     }
     await Promise.all(sorted.map((page) => this.#pages.get(page)));
+  }
+
+  /** Whether a page after `from` and before `to` is cached (or being read). */
+  #cachedBetween(from: number, to: number): boolean {
+    for (let page = from + 1; page < to; page++) {
+      if (this.#pages.has(page)) return true;
+    }
+    return false;
   }
 
   /** The bytes of `range`, through the page cache. */
