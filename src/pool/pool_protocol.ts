@@ -22,6 +22,10 @@ import {
   WorkerCrashedError,
 } from "../base/errors.ts";
 import { CoordinatorError } from "../repo/coordinator_connection.ts";
+import {
+  Hdf5FormatError,
+  Hdf5UnsupportedError,
+} from "../formats/hdf5/errors.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
@@ -224,6 +228,8 @@ const CLASSES: Record<string, { prototype: Error }> = {
   RepoProtocolError,
   RepoConnectionError,
   WorkerCrashedError,
+  Hdf5FormatError,
+  Hdf5UnsupportedError,
   TypeError,
   RangeError,
 };
