@@ -364,3 +364,43 @@ Deno.test("a fletcher32 chunk is checked and its checksum stripped; a damaged on
       /chunk 1 of "checked" fails its Fletcher-32/.test(error.message),
   );
 });
+
+Deno.test("damaged metadata gives values or a named error, never another failure", async () => {
+  const files = await fixtures();
+  await using emu = await startEmulator({ files });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  let seed = 7;
+  const random = (below: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((seed / 2 ** 31) * below);
+  };
+  const outcomes = new Set<string>();
+  for (let trial = 0; trial < 40; trial++) {
+    const name = trial % 2 ? "netcdf4.nc" : "latest.h5";
+    const damaged = files[name].slice();
+    for (let i = 0; i < 4; i++) damaged[random(8192)] = random(256);
+    emu.replaceContent(name, damaged);
+    fs.refresh();
+    try {
+      const group = await zarr.open(hdf5Store(fs, name), { kind: "group" });
+      for (const path of ["temperature", "fixed", "extensible", "wide/v0"]) {
+        const arr = await zarr.open(group.resolve(path), { kind: "array" })
+          .catch((error) => {
+            if (error instanceof zarr.NotFoundError) return undefined;
+            throw error;
+          });
+        if (arr && arr.shape.reduce((a, b) => a * b, 1) < 1e6) {
+          await zarr.get(arr, [0]);
+        }
+      }
+      outcomes.add("read");
+    } catch (error) {
+      const named = error instanceof Hdf5FormatError ||
+        error instanceof Hdf5UnsupportedError ||
+        error instanceof zarr.CodecPipelineError;
+      ok(named, `trial ${trial} of ${name}: ${(error as Error).stack}`);
+      outcomes.add((error as Error).name);
+    }
+  }
+  ok(outcomes.has("Hdf5FormatError"), [...outcomes].join());
+});

@@ -46,7 +46,7 @@ export function readAttribute(c: Cursor): Attribute {
     new Cursor(c.take(pad(spaceSize)), c.sizes, c.path, spaceAt),
   );
   const count = elementCount(space);
-  const data = c.take(Math.min(c.left, count * type.size));
+  const data = c.take(count * type.size);
   return { name, type, space, data };
 }
 
