@@ -20,6 +20,7 @@ const FILES = [
   "latest.h5",
   "many_chunks.h5",
   "big_chunks.nc",
+  "contiguous.h5",
 ];
 
 interface Expected {
@@ -403,4 +404,42 @@ Deno.test("damaged metadata gives values or a named error, never another failure
     }
   }
   ok(outcomes.has("Hdf5FormatError"), [...outcomes].join());
+});
+
+Deno.test("a contiguous dataset reads as chunks of about 1 MiB, the last one short; kerchunk writes it as one chunk", async () => {
+  await using emu = await startEmulator({ files: await fixtures() });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const expected = EXPECTED["contiguous.h5"].rows;
+  const rows = await zarr.open(
+    zarr.root(hdf5Store(fs, "contiguous.h5")).resolve("rows"),
+    {
+      kind: "array",
+    },
+  );
+  deepStrictEqual(rows.chunks, [1024, 256]);
+  assertValues("rows", await zarr.get(rows), expected);
+
+  emu.resetCounters();
+  const last = await zarr.get(rows, [1099, zarr.slice(254, 256)]);
+  deepStrictEqual(numbersOf(last.data), [1100 * 256 - 2, 1100 * 256 - 1]);
+  equal(
+    emu.counters.storeBytes,
+    76 * 256 * 4,
+    "the short chunk's bytes, and no more",
+  );
+
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  assertValues(
+    "rows (pool)",
+    await getArray(pool, "contiguous.h5", "rows"),
+    expected,
+  );
+
+  const { refs } = await hdf5References(fs, "contiguous.h5", { paths: true });
+  deepStrictEqual(JSON.parse(refs["rows/.zarray"] as string).chunks, [
+    1100,
+    256,
+  ]);
+  deepStrictEqual((refs["rows/0.0"] as unknown[]).slice(2), [1100 * 256 * 4]);
+  equal(refs["rows/1.0"], undefined);
 });
