@@ -5,6 +5,7 @@
  */
 
 import { Cursor, type Sizes } from "./cursor.ts";
+import type { DenseInfo } from "./dense.ts";
 
 /** A hard link of a group: a child's name and object header address. */
 export interface Link {
@@ -38,7 +39,7 @@ export function readDenseInfo(
   path: string,
   at: number,
   attribute: boolean,
-) {
+): DenseInfo {
   const c = new Cursor(data, sizes, path, at);
   c.skip(1);
   const flags = c.u8();
