@@ -159,7 +159,10 @@ async function storedChunks(
       }];
     case ChunkIndex.implicit: {
       const count = grid.reduce((a, b) => a * b, 1);
-      file.check({ offset: layout.address, length: count * chunkBytes }, `the chunks of "${path}"`);
+      file.check(
+        { offset: layout.address, length: count * chunkBytes },
+        `the chunks of "${path}"`,
+      );
       return Array.from({ length: count }, (_, index) => ({
         scaled: scaledOf(index),
         offset: layout.address + index * chunkBytes,
