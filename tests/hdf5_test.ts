@@ -236,6 +236,9 @@ Deno.test("reading one chunk of a NetCDF variable fetches the chunk and metadata
     kind: "array",
   });
   equal(await zarr.get(field, [3, 0, 1]), 3 * 256 * 256 + 1);
+  // Its dimensions have no variables: netCDF's stand-in datasets are hidden, their names kept.
+  deepStrictEqual(field.attrs._ARRAY_DIMENSIONS, ["time", "y", "x"]);
+  equal(await store.get("/x/.zarray"), undefined);
   const metadataRequests = emu.counters.storeGets - 1;
   const metadataBytes = emu.counters.storeBytes - chunkLength;
   ok(metadataRequests <= 6, `${metadataRequests} metadata requests`);
