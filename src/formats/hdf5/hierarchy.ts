@@ -132,7 +132,9 @@ async function describe(
       }
       : readDatatype(cursor(type)),
     space: readDataspace(cursor(space)),
-    layout: readLayout(cursor(layout)),
+    layout: messageOf(messages, MessageType.externalFiles)
+      ? { kind: "unsupported", problem: "its data is in external files" }
+      : readLayout(cursor(layout)),
     filters: filters ? readFilters(cursor(filters)) : [],
     fill: fill
       ? readFillValue(cursor(fill))

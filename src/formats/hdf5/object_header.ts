@@ -17,6 +17,7 @@ export const MessageType = {
   fillValueOld: 0x4,
   fillValue: 0x5,
   link: 0x6,
+  externalFiles: 0x7,
   layout: 0x8,
   filters: 0xb,
   attribute: 0xc,
