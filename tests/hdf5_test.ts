@@ -12,6 +12,7 @@ import {
 } from "../hdf5.ts";
 import { PAGE_SIZE } from "../src/formats/hdf5/file_reader.ts";
 import { readZarrView } from "../src/formats/hdf5/zarr_view.ts";
+import { runCli } from "./support.ts";
 
 const DIR = new URL("../fixtures/hdf5/", import.meta.url);
 const FILES = [
@@ -445,4 +446,59 @@ Deno.test("a contiguous dataset reads as chunks of about 1 MiB, the last one sho
   ]);
   deepStrictEqual((refs["rows/0.0"] as unknown[]).slice(2), [1100 * 256 * 4]);
   equal(refs["rows/1.0"], undefined);
+});
+
+Deno.test("repo-fs refs prints the kerchunk JSON or writes it whole to --out, naming what it left out", async () => {
+  await using emu = await startEmulator({
+    files: { ...await fixtures(), "notes.txt": "not HDF5" },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const target = ["--host", emu.host, "--pid", emu.pid];
+  const printed = await runCli([...target, "refs", "netcdf4.nc"]);
+  equal(printed.code, 0, printed.stderr);
+  deepStrictEqual(
+    JSON.parse(printed.stdout),
+    await hdf5References(fs, "netcdf4.nc"),
+  );
+
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/h5py.json`;
+    const written = await runCli([
+      ...target,
+      "refs",
+      "h5py.h5",
+      "--paths",
+      "--out",
+      out,
+    ]);
+    equal(written.code, 0, written.stderr);
+    const refs = JSON.parse(await Deno.readTextFile(out));
+    deepStrictEqual(refs, await hdf5References(fs, "h5py.h5", { paths: true }));
+    deepStrictEqual(await Array.fromAsync(Deno.readDir(dir), (e) => e.name), [
+      "h5py.json",
+    ]);
+    ok(
+      /left out names: variable-length strings/.test(written.stderr),
+      written.stderr,
+    );
+
+    const refused = await runCli([
+      ...target,
+      "refs",
+      "notes.txt",
+      "--out",
+      `${dir}/no.json`,
+    ]);
+    equal(refused.code, 1);
+    ok(
+      /Hdf5FormatError|Not a readable HDF5 file/.test(refused.stderr),
+      refused.stderr,
+    );
+    deepStrictEqual(await Array.fromAsync(Deno.readDir(dir), (e) => e.name), [
+      "h5py.json",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

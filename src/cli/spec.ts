@@ -160,7 +160,7 @@ const MAXDEPTH: OptionSpec = {
  * ```ts
  * import { COMMANDS } from "./spec.ts";
  * import { strictEqual } from "node:assert/strict";
- * strictEqual(COMMANDS.map((c) => c.name).join(" "), "ls tree find glob info cat get datasets emulate");
+ * strictEqual(COMMANDS.map((c) => c.name).join(" "), "ls tree find glob info cat get refs datasets emulate");
  * ```
  */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -286,6 +286,26 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: "I/N|auto",
         description:
           "only share I (0-based) of N of the files; auto: from the job array (Slurm, Kubernetes, REPO_FS_SHARD)",
+      },
+    },
+  },
+  {
+    name: "refs",
+    args: "FILE",
+    min: 1,
+    max: 1,
+    summary: "kerchunk references of an HDF5 or NetCDF4 file",
+    details:
+      "Prints the file as a Zarr group in kerchunk JSON (version 1): metadata inline,\neach chunk as [URL, offset, length] of the file's access URL, which fsspec and\nzarrita follow to the store. Variables that cannot be mapped are named on stderr.",
+    options: {
+      out: {
+        type: "string",
+        value: "F",
+        description: "write the JSON to F (complete or not at all)",
+      },
+      paths: {
+        type: "boolean",
+        description: "write the file's dataset path instead of its URL",
       },
     },
   },
