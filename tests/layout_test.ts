@@ -13,7 +13,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   urls: ["base", "api"],
   content: ["base", "api", "urls"],
   repo_fs: ["base", "tree", "api", "urls", "content", "fleet"],
-  zarr: ["base", "tree"],
+  zarr: ["base", "tree", "formats"],
   download: ["base", "repo_fs"],
   pool: [
     "base",
@@ -26,7 +26,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     "formats",
   ],
   fleet: ["base", "api", "urls"],
-  formats: ["base", "tree", "content"],
+  formats: ["base", "tree", "api", "content"],
   emulator: ["base", "api"],
   cli: [
     "formats",

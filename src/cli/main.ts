@@ -11,6 +11,7 @@ import { datasets, find, glob, info, ls, tree } from "./browse.ts";
 import { Context } from "./context.ts";
 import { emulate } from "./emulate.ts";
 import { get } from "./get.ts";
+import { refs } from "./refs.ts";
 import { Output } from "./io.ts";
 import { findCommand, helpText } from "./spec.ts";
 import { shortWords } from "../base/short_path.ts";
@@ -28,6 +29,7 @@ const RUNNERS: Record<string, (context: Context) => Promise<number>> = {
   info,
   cat,
   get,
+  refs,
   datasets,
   emulate,
 };

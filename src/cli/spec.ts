@@ -271,6 +271,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: "refs",
+    args: "FILE",
+    min: 1,
+    max: 1,
+    summary: "kerchunk references of an HDF5 or NetCDF4 file",
+    details:
+      "Prints the file as a Zarr group in kerchunk JSON (version 1): metadata inline,\neach chunk as [URL, offset, length] of the file's access URL, which fsspec and\nzarrita follow to the store. Variables that cannot be mapped are named on stderr.",
+    options: {
+      out: {
+        type: "string",
+        value: "F",
+        description: "write the JSON to F (complete or not at all)",
+      },
+      paths: {
+        type: "boolean",
+        description: "write the file's dataset path instead of its URL",
+      },
+    },
+  },
+  {
     name: "datasets",
     args: "ALIAS",
     min: 1,

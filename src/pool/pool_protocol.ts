@@ -28,6 +28,10 @@ import {
   WorkerCrashedError,
 } from "../base/errors.ts";
 import { CoordinatorError } from "../fleet/coordinator_connection.ts";
+import {
+  Hdf5FormatError,
+  Hdf5UnsupportedError,
+} from "../formats/hdf5/errors.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /** What the main thread asks of a worker. */
@@ -164,6 +168,8 @@ const CLASSES: Record<string, { prototype: Error }> = {
   RepoConnectionError,
   RepoChangedError,
   WorkerCrashedError,
+  Hdf5FormatError,
+  Hdf5UnsupportedError,
   TypeError,
   RangeError,
 };

@@ -10,7 +10,8 @@
 import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { chunkReadWindow } from "./read_window.ts";
-import { type ByteSource, zarrStore } from "./zarr_store.ts";
+import type { ByteSource } from "./zarr_store.ts";
+import { hierarchyStore } from "./hierarchy_store.ts";
 import { syncZlibStore } from "./zlib_codecs.ts";
 
 /**
@@ -155,7 +156,7 @@ export async function openArray(
   root: string,
   arrayPath: string,
 ): Promise<zarr.Array<zarr.DataType, zarr.Readable>> {
-  const store = await syncZlibStore(zarrStore(fs, root));
+  const store = await syncZlibStore(await hierarchyStore(fs, root));
   const location = zarr.root(store).resolve(arrayPath);
   return await zarr.open(location, { kind: "array" });
 }

@@ -1,0 +1,61 @@
+/**
+ * The errors of the HDF5 reader.
+ *
+ * @module
+ */
+
+/**
+ * An HDF5 file whose structures are damaged or point outside the file, or
+ * a file that is not HDF5 at all.
+ *
+ * @example
+ * ```ts
+ * import { Hdf5FormatError } from "@x/repo-fs/hdf5";
+ * import { strictEqual } from "node:assert/strict";
+ * const error = new Hdf5FormatError("climate.nc", "no HDF5 signature");
+ * strictEqual(error.message, 'Not a readable HDF5 file "climate.nc": no HDF5 signature');
+ * ```
+ */
+export class Hdf5FormatError extends Error {
+  /** The file's path in its source. */
+  readonly path: string;
+  /**
+   * Makes the error.
+   * @param path the file's path in its source
+   * @param problem what is wrong, and where
+   */
+  constructor(path: string, problem: string) {
+    super(`Not a readable HDF5 file "${path}": ${problem}`);
+    this.name = "Hdf5FormatError";
+    this.path = path;
+  }
+}
+
+/**
+ * A variable of an HDF5 file that cannot be presented as Zarr.
+ *
+ * @example
+ * ```ts
+ * import { Hdf5UnsupportedError } from "@x/repo-fs/hdf5";
+ * import { strictEqual } from "node:assert/strict";
+ * const error = new Hdf5UnsupportedError("names", "variable-length strings");
+ * strictEqual(error.variable, "names");
+ * ```
+ */
+export class Hdf5UnsupportedError extends Error {
+  /** The variable's path in the file. */
+  readonly variable: string;
+  /** Why it cannot be mapped. */
+  readonly reason: string;
+  /**
+   * Makes the error.
+   * @param variable the variable's path in the file
+   * @param reason why it cannot be mapped
+   */
+  constructor(variable: string, reason: string) {
+    super(`HDF5 variable "${variable}" cannot be read as Zarr: ${reason}`);
+    this.name = "Hdf5UnsupportedError";
+    this.variable = variable;
+    this.reason = reason;
+  }
+}

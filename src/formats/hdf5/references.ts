@@ -1,0 +1,129 @@
+/**
+ * `hdf5References`: the Zarr view of an HDF5/NetCDF4 file written as
+ * kerchunk references (version 1), for fsspec's `ReferenceFileSystem` and
+ * zarrita's `ReferenceStore`.
+ *
+ * @module
+ */
+
+import { repositoryBase } from "../../api/repo_api.ts";
+import type { ByteSource } from "../source.ts";
+import { type Hdf5Problem, readZarrView, zarray } from "./zarr_view.ts";
+
+/** Kerchunk references, version 1. */
+export interface KerchunkReferences {
+  /** Always 1. */
+  version: 1;
+  /** Metadata documents inline as JSON text; chunks as `[url, offset, length]` or inline `base64:` text. */
+  refs: Record<string, string | [string, number, number]>;
+  /** The variables (and attributes) left out, each with why; absent when none is. */
+  problems?: Hdf5Problem[];
+}
+
+/** Options of {@linkcode hdf5References}. */
+export interface Hdf5ReferencesOptions {
+  /** Write the file's dataset path in each reference instead of its URL. */
+  paths?: boolean;
+  /**
+   * The URL to write; by default the file's access URL
+   * `{base}/access/datafile/{id}` of a `RepoFs` source.
+   */
+  url?: string;
+  /** Aborts the metadata reads. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The HDF5 or NetCDF4 file `path` of `source` as kerchunk references
+ * (`{ version: 1, refs }`): the same Zarr group as {@linkcode hdf5Store}
+ * gives, each chunk a range `[url, offset, length]` of the file, where
+ * `url` is the file's stable access URL (`{base}/access/datafile/{id}`,
+ * which redirects to the object store; never an expiring store URL) or,
+ * with `paths`, its dataset path. A contiguous dataset is one chunk.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { hdf5References } from "@x/repo-fs/hdf5";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ *
+ * // A NetCDF4 file written by netCDF4-python, from the repository's fixtures.
+ * const nc = await Deno.readFile(new URL("../../../fixtures/hdf5/netcdf4.nc", import.meta.url));
+ * await using emu = await startEmulator({ files: { "climate.nc": nc } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ *
+ * const { version, refs } = await hdf5References(fs, "climate.nc");
+ * strictEqual(version, 1);
+ * const zarray = JSON.parse(refs["temperature/.zarray"] as string);
+ * deepStrictEqual(zarray.chunks, [2, 3, 8]);
+ * const [url] = refs["temperature/0.0.0"] as [string, number, number];
+ * strictEqual(url, `${emu.host}/api/access/datafile/${emu.fileId("climate.nc")}`);
+ * ```
+ *
+ * @param source a `RepoFs` (or, with `url` or `paths`, any source)
+ * @param path the file's path in `source`
+ * @param options `paths`, `url`, `signal`
+ */
+export async function hdf5References(
+  source: ByteSource,
+  path: string,
+  options: Hdf5ReferencesOptions = {},
+): Promise<KerchunkReferences> {
+  const [view, url] = await Promise.all([
+    readZarrView(source, path, options.signal),
+    options.paths ? path : options.url ?? accessUrl(source, path),
+  ]);
+  const refs: KerchunkReferences["refs"] = {};
+  for (const [key, document] of view.metadata) {
+    refs[key] = JSON.stringify(document);
+  }
+  const base = view.file.base;
+  await Promise.all([...view.arrays.values()].map(async (array) => {
+    const { dataset, codecs } = array;
+    const chunks = await array.refs();
+    const contiguous = dataset.layout.kind === "contiguous";
+    if (contiguous) {
+      refs[`${array.path}/.zarray`] = JSON.stringify(
+        zarray(dataset, codecs, dataset.space!.shape),
+      );
+    }
+    for (const [key, ref] of chunks) {
+      if ("data" in ref) {
+        refs[`${array.path}/${key}`] = `base64:${base64(ref.data)}`;
+      } else if (!contiguous) {
+        refs[`${array.path}/${key}`] = [url, base + ref.offset, ref.length];
+      }
+    }
+    if (contiguous && chunks.size > 0) {
+      const first = [...chunks.values()][0] as { offset: number };
+      const zero = dataset.space!.shape.length === 0
+        ? "0"
+        : dataset.space!.shape.map(() => 0).join(".");
+      const length = dataset.space!.shape.reduce((a, b) => a * b, 1) *
+        dataset.type.size;
+      refs[`${array.path}/${zero}`] = [url, base + first.offset, length];
+    }
+  }));
+  return view.problems.length > 0
+    ? { version: 1, refs, problems: view.problems }
+    : { version: 1, refs };
+}
+
+/** The access URL of `path` in a `RepoFs` (which has `host`). */
+async function accessUrl(source: ByteSource, path: string): Promise<string> {
+  const host = (source as { host?: unknown }).host;
+  if (typeof host !== "string") {
+    throw new TypeError(
+      `The access URL of "${path}" needs a RepoFs source (one with a host): pass { url } or { paths: true }`,
+    );
+  }
+  const { id } = await source.info(path);
+  return `${repositoryBase(host)}/access/datafile/${id}`;
+}
+
+function base64(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}

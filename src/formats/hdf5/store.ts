@@ -1,0 +1,152 @@
+/**
+ * `hdf5Store`: a zarrita store presenting an HDF5 or NetCDF4 file of a
+ * dataset as a Zarr v2 group, its metadata read by range on first use.
+ *
+ * @module
+ */
+
+import type { AsyncReadable, RangeQuery } from "zarrita";
+import type { ByteSource } from "../source.ts";
+import type { ChunkRef } from "./chunk_index.ts";
+import { Hdf5FormatError, Hdf5UnsupportedError } from "./errors.ts";
+import { fletcher32Holds } from "./fletcher32.ts";
+import {
+  type Hdf5Problem,
+  type MappedArray,
+  readZarrView,
+  type ZarrView,
+} from "./zarr_view.ts";
+
+/** A zarrita store over an HDF5 or NetCDF4 file. */
+export interface Hdf5Store {
+  /** A metadata document or a chunk; `undefined` for a missing key or an unwritten chunk. */
+  get(
+    key: `/${string}`,
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array | undefined>;
+  /** Part of what `get` gives. */
+  getRange(
+    key: `/${string}`,
+    range: { offset: number; length: number } | { suffixLength: number },
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array | undefined>;
+  /** The variables (and attributes) left out of the Zarr group, each with why. */
+  problems(): Promise<Hdf5Problem[]>;
+}
+
+/**
+ * A zarrita store presenting the HDF5 or NetCDF4 file `path` of `source`
+ * as a Zarr v2 group: its groups, its datasets as arrays (chunks mapped to
+ * ranges of the file, deflate as `zlib`, shuffle as `shuffle`), their
+ * attributes, and NetCDF dimensions as `_ARRAY_DIMENSIONS`. The file's
+ * metadata is read on the first `get`, each level of the hierarchy and of
+ * a chunk index at once; a dataset's chunk index is read the first time
+ * one of its chunks is asked for. A variable that cannot be mapped
+ * (variable-length strings, compound types, unsupported filters) is left
+ * out and named by `problems()`.
+ *
+ * @example
+ * ```ts
+ * import * as zarr from "zarrita";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { hdf5Store } from "@x/repo-fs/hdf5";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * // A NetCDF4 file written by netCDF4-python, from the repository's fixtures.
+ * const nc = await Deno.readFile(new URL("../../../fixtures/hdf5/netcdf4.nc", import.meta.url));
+ * await using emu = await startEmulator({ files: { "climate.nc": nc } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ *
+ * const group = await zarr.open(hdf5Store(fs, "climate.nc"), { kind: "group" });
+ * const temperature = await zarr.open(group.resolve("temperature"), { kind: "array" });
+ * strictEqual(temperature.shape.join(), "5,6,8");
+ * strictEqual(await zarr.get(temperature, [0, 0, 0]), 250);
+ *
+ * // The time axis is the file's unlimited dimension, as xarray names it.
+ * strictEqual(temperature.attrs._ARRAY_DIMENSIONS?.toString(), "time,lat,lon");
+ * ```
+ *
+ * @param source a `RepoFs`, a `RepoFsPool`, or any tree with `info` and ranged `catFile`
+ * @param path the file's path in `source`
+ * @param options `signal` aborts the metadata reads
+ */
+export function hdf5Store(
+  source: ByteSource,
+  path: string,
+  options: { signal?: AbortSignal } = {},
+): Hdf5Store {
+  let view: Promise<ZarrView> | undefined;
+  const load = () => {
+    view ??= readZarrView(source, path, options.signal);
+    view.catch(() => view = undefined);
+    return view;
+  };
+  const store: Hdf5Store = {
+    async get(key, { signal } = {}) {
+      const zarr = await load();
+      const name = key.slice(1);
+      const metadata = zarr.metadata.get(name);
+      if (metadata !== undefined) {
+        return new TextEncoder().encode(JSON.stringify(metadata));
+      }
+      const problem = zarr.problems.find((p) =>
+        name === `${p.path}/.zarray` || name === `${p.path}/.zattrs`
+      );
+      if (problem) throw new Hdf5UnsupportedError(problem.path, problem.reason);
+      const slash = name.lastIndexOf("/");
+      const array = zarr.arrays.get(slash < 0 ? "" : name.slice(0, slash));
+      if (array === undefined) return undefined;
+      const chunk = name.slice(slash + 1);
+      const ref = (await array.refs()).get(chunk);
+      return ref === undefined
+        ? undefined
+        : await readChunk(zarr, array, chunk, ref, signal);
+    },
+    async getRange(key, range, options) {
+      const bytes = await store.get(key, options);
+      return bytes === undefined ? undefined : slice(bytes, range);
+    },
+    async problems() {
+      return [...(await load()).problems];
+    },
+  };
+  return store satisfies AsyncReadable;
+}
+
+async function readChunk(
+  zarr: ZarrView,
+  array: MappedArray,
+  key: string,
+  ref: ChunkRef,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  if ("data" in ref) return ref.data.slice();
+  const what = `chunk ${key} of "${array.path}"`;
+  if (array.codecs.fletcher32) {
+    const checked = await zarr.file.raw(
+      { ...ref, length: ref.length + 4 },
+      what,
+      signal,
+    );
+    if (!fletcher32Holds(checked)) {
+      throw new Hdf5FormatError(
+        zarr.file.path,
+        `${what} fails its Fletcher-32 checksum`,
+      );
+    }
+    return checked.subarray(0, ref.length);
+  }
+  const bytes = await zarr.file.raw(ref, what, signal);
+  if (ref.padTo === undefined) return bytes;
+  const padded = new Uint8Array(ref.padTo);
+  padded.set(bytes);
+  return padded;
+}
+
+function slice(bytes: Uint8Array, range: RangeQuery): Uint8Array {
+  if ("suffixLength" in range) {
+    return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
+  }
+  return bytes.subarray(range.offset, range.offset + range.length);
+}
