@@ -55,25 +55,21 @@ export {
   RepoProtocolError,
   WorkerCrashedError,
 } from "./src/base/errors.ts";
-export { CoordinatorError } from "./src/fleet/coordinator_connection.ts";
 export type {
   Checksum,
+  ContentKey,
   FileInfo,
   Logger,
   RepoFsOptions,
+  ResolvedUrl,
   RetryOptions,
+  SharedUrls,
   TabularView,
+  UrlCoordinator,
 } from "./src/base/types.ts";
 export type { ChecksumKind } from "./src/base/checksum.ts";
 export type { SerializedOptions, SerializedRepoFs } from "./src/serialize.ts";
 export type { RejectedEntry } from "./src/tree/routing_table.ts";
-export {
-  parseShard,
-  type Shard,
-  type ShardableFile,
-  shardFromEnvironment,
-  shardOf,
-} from "./src/fleet/shards.ts";
 export type {
   Downloaded,
   DownloadToFileOptions,

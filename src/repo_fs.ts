@@ -19,7 +19,6 @@ import { RepoApi } from "./api/repo_api.ts";
 import { RetryPolicy } from "./api/retry.ts";
 import { redactingLogger } from "./base/secrets.ts";
 import { UrlCacheFile } from "./urls/url_cache_file.ts";
-import { Coordinator } from "./fleet/coordinator.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
 import {
   checkSerialized,
@@ -220,6 +219,15 @@ export class RepoFs {
     if (token !== undefined && (typeof token !== "string" || token === "")) {
       throw new TypeError("token must be a non-empty string when given");
     }
+    if (
+      coordinator !== undefined && typeof coordinator?.share !== "function"
+    ) {
+      throw new TypeError(
+        `coordinator must be what redisCoordinator(url) of @x/repo-fs/fleet returns, got ${
+          JSON.stringify(coordinator)
+        }`,
+      );
+    }
     if (tabular !== "archival" && tabular !== "original") {
       throw new TypeError(
         `tabular must be "archival" or "original", got ${
@@ -258,12 +266,7 @@ export class RepoFs {
         urlCacheDir === undefined
           ? undefined
           : new UrlCacheFile(urlCacheDir, scope, this.#logger),
-        coordinator === undefined ? undefined : new Coordinator(
-          coordinator,
-          this.#api.base,
-          headConcurrency,
-          this.#logger,
-        ),
+        coordinator?.share(this.#api.base, headConcurrency, this.#logger),
       );
     }
     this.#urls = shared ?? this.#cache!;

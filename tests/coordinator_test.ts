@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createClient } from "@redis/client";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
+import { redisCoordinator } from "../fleet.ts";
 import { getArray } from "../zarr.ts";
 import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
 import {
@@ -155,7 +156,7 @@ Deno.test({
     const options = {
       host: emu.host,
       pid: emu.pid,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     };
     const [a, b] = [new RepoFs(options), new RepoFs(options)];
     const id = emu.fileId("d0/f000.bin");
@@ -184,7 +185,7 @@ Deno.test({
       host: emu.host,
       pid: emu.pid,
       token: TOKEN,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     });
     for (const path of Object.keys(files)) await fs.catFile(path);
     const keys = await keysOf(server);
@@ -226,7 +227,7 @@ Deno.test({
     const fs = new RepoFs({
       host: emu.host,
       pid: emu.pid,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     });
     // Its places and its "resolving" leases come back once the leases run out.
     const started = performance.now();
@@ -247,7 +248,7 @@ Deno.test({
     const fs = new RepoFs({
       host: emu.host,
       pid: emu.pid,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     });
     const paths = Object.keys(files);
     await fs.catFile(paths[0]);
@@ -315,7 +316,7 @@ Deno.test({
     const fs = new RepoFs({
       host: emu.host,
       pid: emu.pid,
-      coordinator: "redis://127.0.0.1:9",
+      coordinator: redisCoordinator("redis://127.0.0.1:9"),
     });
     await rejects(fs.catFile("d0/f000.bin"), {
       name: "CoordinatorError",
@@ -340,7 +341,7 @@ Deno.test({
       const fs = new RepoFs({
         host: emu.host,
         pid: emu.pid,
-        coordinator: `redis://127.0.0.1:${port}`,
+        coordinator: redisCoordinator(`redis://127.0.0.1:${port}`),
       });
       await rejects(fs.catFile("d0/f000.bin"), {
         name: "CoordinatorError",

@@ -13,7 +13,8 @@
  * @module
  */
 
-import { type ContentKey, DownloadUrls } from "../src/urls/download_urls.ts";
+import { DownloadUrls } from "../src/urls/download_urls.ts";
+import type { ContentKey } from "../src/base/types.ts";
 import type { ArrayPartReader } from "../src/zarr/array_part.ts";
 import type { AccessAnswer } from "../src/api/repo_api.ts";
 import {

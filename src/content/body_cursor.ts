@@ -24,7 +24,8 @@ import {
   StaleUrlError,
   UNENCODED,
 } from "./content_answer.ts";
-import type { ResolvedUrl, UrlResolver } from "../urls/download_urls.ts";
+import type { UrlResolver } from "../urls/download_urls.ts";
+import type { ResolvedUrl } from "../base/types.ts";
 import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { explainRefusal } from "./refusal.ts";
 import {
