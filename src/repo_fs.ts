@@ -17,6 +17,7 @@ import { normalizePath } from "./tree/paths.ts";
 import { normalizePid } from "./api/pid.ts";
 import { RepoApi } from "./api/repo_api.ts";
 import { RetryPolicy } from "./api/retry.ts";
+import { countRetriesOf } from "./base/retry_count.ts";
 import { redactingLogger } from "./base/secrets.ts";
 import { UrlCacheFile } from "./urls/url_cache_file.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
@@ -236,6 +237,7 @@ export class RepoFs {
       );
     }
     const retry = new RetryPolicy(options.retry);
+    countRetriesOf(this, () => retry.backoffs);
     this.#api = RepoApi.connect({ ...options, timeoutMs, retry });
     this.host = host;
     this.pid = normalPid;
