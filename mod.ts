@@ -36,16 +36,12 @@
 export {
   type FindOptions,
   listCollection,
-  type ReadOptions,
-  type RepoFile,
   RepoFs,
   type RestoreOptions,
 } from "./src/repo_fs.ts";
-export {
-  type PoolOptions,
-  type RangeRequest,
-  RepoFsPool,
-} from "./src/pool/pool.ts";
+export type { ReadOptions, RepoFile } from "./src/repo_file.ts";
+export type { RangeRequest, WalkEntry } from "./src/tree/verbs.ts";
+export { type PoolOptions, RepoFsPool } from "./src/pool/pool.ts";
 export {
   DeaccessionedError,
   IsADirectoryError,

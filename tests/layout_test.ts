@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 /**
  * Who may import whom, by folder of `src/` (the map in the README's "How it
  * is built"). A folder may always import itself; `repo_fs` stands for
- * `src/repo_fs.ts` and `src/serialize.ts`.
+ * `src/repo_fs.ts`, `src/repo_file.ts` and `src/serialize.ts`.
  */
 const MAY_IMPORT: Record<string, string[]> = {
   base: [],
@@ -12,10 +12,10 @@ const MAY_IMPORT: Record<string, string[]> = {
   api: ["base"],
   urls: ["base", "api"],
   content: ["base", "api", "urls"],
-  repo_fs: ["base", "tree", "api", "urls", "content"],
+  repo_fs: ["base", "tree", "api", "urls", "content", "download"],
   zarr: ["base", "tree"],
   download: ["base", "repo_fs"],
-  pool: ["base", "api", "urls", "repo_fs", "zarr", "download", "fleet"],
+  pool: ["base", "tree", "api", "urls", "repo_fs", "zarr", "download", "fleet"],
   fleet: ["base", "api", "urls"],
   emulator: ["base", "api"],
   cli: [
@@ -35,7 +35,9 @@ const SRC = fileURLToPath(new URL("../src/", import.meta.url));
 
 function layerOf(path: string): string {
   const [first] = path.split("/");
-  return first === "repo_fs.ts" || first === "serialize.ts" ? "repo_fs" : first;
+  return ["repo_fs.ts", "repo_file.ts", "serialize.ts"].includes(first)
+    ? "repo_fs"
+    : first;
 }
 
 /** Relative module specifiers of a file's import and export statements (not of its doc examples). */

@@ -129,9 +129,7 @@ function download(
     unreported = 0;
   };
   return cancellable(job, async (signal) => {
-    const { downloadToFile } = await import("../src/download/file_download.ts");
-    const file = await fs!.info(path);
-    const result = await downloadToFile(await fs!.open(path), file, target, {
+    const result = await fs!.downloadToFile(path, target, {
       signal,
       temporary,
       onBytes: (bytes) => {
