@@ -1,9 +1,15 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  ok,
+  rejects,
+  throws,
+} from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@redis/client";
 import { type Emulator, startEmulator } from "../emulator.ts";
-import { RepoFs } from "../mod.ts";
+import { RepoFs, type UrlCoordinator } from "../mod.ts";
 import { redisCoordinator } from "../fleet.ts";
 import { getArray } from "../zarr.ts";
 import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
@@ -307,6 +313,26 @@ Deno.test({
       deepStrictEqual(await Deno.readFile(join(out, path)), run.files[path]);
     }
   },
+});
+
+Deno.test("the coordinator option takes what redisCoordinator returns: a bare URL or a URL of another scheme is a TypeError saying so", () => {
+  const options = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" };
+  throws(
+    () =>
+      new RepoFs({
+        ...options,
+        coordinator: "redis://127.0.0.1:6379" as unknown as UrlCoordinator,
+      }),
+    {
+      name: "TypeError",
+      message:
+        /^coordinator must be what redisCoordinator\(url\) of @x\/repo-fs\/fleet returns, got "redis:\/\/127\.0\.0\.1:6379"$/,
+    },
+  );
+  throws(() => redisCoordinator("http://127.0.0.1:6379"), {
+    name: "TypeError",
+    message: /^coordinator must be a redis:\/\/host:port URL/,
+  });
 });
 
 Deno.test({
