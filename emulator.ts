@@ -41,6 +41,10 @@ export type {
   EmulatorFileSpec,
   EmulatorOptions,
 } from "./src/emulator/options.ts";
-export type { EmulatorFaults, FailureRule } from "./src/emulator/faults.ts";
+export type {
+  EmulatorFaults,
+  FaultRoute,
+  FaultRule,
+} from "./src/emulator/faults.ts";
 export type { EmulatorCounters } from "./src/emulator/counters.ts";
 export type { RequestInfo, Respond } from "./src/emulator/respond_hook.ts";

@@ -84,7 +84,13 @@ const SCENARIOS: {
       "small/a.txt": patterned(1000, 2),
       "small/b.txt": patterned(3000, 3),
     }),
-    faults: { trickle: { bytes: 64 * 1024, everyMs: 10 } },
+    faults: {
+      rules: [{
+        route: "content",
+        trickle: { bytes: 64 * 1024, everyMs: 10 },
+        times: Infinity,
+      }],
+    },
   },
   {
     name: "slow downloads",
@@ -93,7 +99,13 @@ const SCENARIOS: {
       "slow/b.bin": patterned(3000, 5),
       "slow/c.bin": patterned(500, 6),
     }),
-    faults: { trickle: { bytes: 4, everyMs: 50 } },
+    faults: {
+      rules: [{
+        route: "content",
+        trickle: { bytes: 4, everyMs: 50 },
+        times: Infinity,
+      }],
+    },
   },
   {
     name: "downloads whose bodies stall halfway",
@@ -101,11 +113,11 @@ const SCENARIOS: {
       "stalled/a.bin": patterned(1024 * 1024, 8),
       "stalled/b.bin": patterned(4096, 9),
     }),
-    faults: { stall: 1000 },
+    faults: {
+      rules: [{ route: "content", stallAfter: "half", times: 1000 }],
+    },
   },
 ];
-/** The faults of every scenario, off. */
-const NO_FAULTS: Partial<EmulatorFaults> = { trickle: null, stall: 0 };
 
 for (const scenario of SCENARIOS) {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -150,7 +162,7 @@ for (const scenario of SCENARIOS) {
               } files downloaded; files not finished were removed; run again with --resume`,
             ]);
           }
-          Object.assign(emu.faults, NO_FAULTS);
+          emu.faults.rules = [];
           {
             await using cli = spawnCli([
               ...target,
@@ -183,7 +195,13 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       const content = patterned(10_000, 7);
       await using emu = await startEmulator({
         files: { "slow.bin": content },
-        faults: { trickle: { bytes: 4, everyMs: 50 } },
+        faults: {
+          rules: [{
+            route: "content",
+            trickle: { bytes: 4, everyMs: 50 },
+            times: Infinity,
+          }],
+        },
       });
       for (const range of [[], ["--start", "10", "--end", "9000"]]) {
         emu.resetCounters();

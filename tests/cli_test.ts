@@ -856,11 +856,11 @@ Deno.test("the token works from REPO_API_TOKEN and --token-file and is never sho
   await Deno.writeTextFile(tokenFile, ` ${token}\t\r\n`);
   const padded = await t.cli(["--token-file", tokenFile, "cat", "a.txt"]);
   equal(padded.code, 0, padded.stderr);
-  t.emu.faults.failures.push({
-    target: "listing",
+  t.emu.faults.rules.push({
+    route: "listing",
     status: 401,
-    count: 2,
-    echoToken: true,
+    times: 2,
+    message: (request) => `Bad API key ${request.headers.get("X-Repo-key")}`,
   });
   for (
     const echoed of [

@@ -15,12 +15,30 @@ import {
   RepoHttpError,
   RepoProtocolError,
 } from "../mod.ts";
-import { type Emulator, startEmulator } from "../emulator.ts";
+import { type Emulator, type FaultRule, startEmulator } from "../emulator.ts";
 import { PROGRESS_BYTES } from "../src/content/body_cursor.ts";
 import { collect } from "../src/content/content.ts";
 import { errorDetail } from "../src/api/repo_api.ts";
 import { contentUrls } from "../src/repo_fs.ts";
 import { bounded, patterned, recordingLogger, shownForms } from "./support.ts";
+import {
+  type CountedHook,
+  gzipBody,
+  ignoreRange,
+  portalPage,
+  rangeCap,
+  redirects,
+  shiftContentRange,
+  shortBody,
+  unsaidTotal,
+} from "./emulator_faults.ts";
+
+/** Content answers streamed, saying no `Content-Length`. */
+const UNSAID_LENGTH: FaultRule = {
+  route: "content",
+  headers: { "content-length": null },
+  times: Infinity,
+};
 
 const TOKEN = "s3cr3t-token-value";
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 20 };
@@ -347,10 +365,10 @@ Deno.test("repository errors carry its message: 401, 403 restricted, 404, 400 gu
     );
     return true;
   });
-  t.emu.faults.failures.push({
-    target: "repo",
+  t.emu.faults.rules.push({
+    route: "repo",
     status: 400,
-    count: 2,
+    times: 2,
     pathIncludes: "/access/",
   });
   await rejects(t.fs.catFile("7"), (e: unknown) => {
@@ -358,7 +376,7 @@ Deno.test("repository errors carry its message: 401, 403 restricted, 404, 400 gu
     ok(/guestbook response is required/.test(e.message), e.message);
     return true;
   });
-  equal(t.emu.faults.failures.length, 0, "HEAD, then a GET for the message");
+  equal(t.emu.faults.rules.length, 0, "HEAD, then a GET for the message");
   const wrong = new RepoFs({
     host: t.emu.host,
     pid: t.emu.pid,
@@ -377,46 +395,45 @@ Deno.test("repository errors carry its message: 401, 403 restricted, 404, 400 gu
 
 Deno.test("429 bursts and 500/502/503/504 are retried; 404 is not; retries are bounded", async () => {
   await using t = await setup();
-  t.emu.faults.failures.push(
-    { target: "listing", status: 429, count: 2 },
-    { target: "head", status: 503, count: 1 },
-    { target: "store", status: 500, count: 1 },
-    { target: "store", status: 502, count: 1 },
-    { target: "store", status: 504, count: 1 },
-    { target: "store", status: 429, count: 2 },
+  t.emu.faults.rules.push(
+    { route: "listing", status: 429, times: 2 },
+    { route: "head", status: 503 },
+    { route: "store", status: 500 },
+    { route: "store", status: 502 },
+    { route: "store", status: 504 },
+    { route: "store", status: 429, times: 2 },
   );
   deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));
   equal(t.emu.counters.failuresInjected, 8);
-  t.emu.faults.failures.push({ target: "store", status: 404, count: 5 });
+  t.emu.faults.rules.push({ route: "store", status: 404, times: 5 });
   await rejects(
     t.fs.catFile("7", { start: 1, end: 2 }),
     (e: unknown) => e instanceof RepoHttpError && e.status === 404,
   );
   equal(t.emu.counters.failuresInjected, 9, "404 is not retried");
-  t.emu.faults.failures.length = 0;
+  t.emu.faults.rules.length = 0;
   const stubborn = new RepoFs({
     host: t.emu.host,
     pid: t.emu.pid,
     token: TOKEN,
     retry: { ...FAST_RETRY, retries: 2 },
   });
-  t.emu.faults.failures.push({ target: "head", status: 429, count: 100 });
+  t.emu.faults.rules.push({ route: "head", status: 429, times: 100 });
   await rejects(
     stubborn.catFile("7"),
     (e: unknown) => e instanceof RepoHttpError && e.status === 429,
   );
   equal(t.emu.counters.failuresInjected, 12, "first attempt + 2 retries");
-  t.emu.faults.failures.length = 0;
+  t.emu.faults.rules.length = 0;
 });
 
 Deno.test("Retry-After is honoured", async () => {
   await using t = await setup({ retry: { baseDelayMs: 0, maxDelayMs: 5000 } });
   await t.fs.ls("");
-  t.emu.faults.failures.push({
-    target: "store",
+  t.emu.faults.rules.push({
+    route: "store",
     status: 429,
-    count: 1,
-    retryAfter: "1",
+    headers: { "retry-after": "1" },
   });
   const started = performance.now();
   deepStrictEqual(await t.fs.catFile("7"), bytesOf(VARIED["7"]));
@@ -428,31 +445,45 @@ Deno.test("Retry-After is honoured", async () => {
 
 Deno.test("truncated bodies, dropped connections and short bodies are retried, never returned", async () => {
   await using t = await setup();
+  const cuts = {
+    truncate: { route: "content", cutAfter: "half", times: 2 },
+    drop: { route: "content", cutAfter: 0, times: 2 },
+  } as const;
+  const left = () =>
+    t.emu.faults.rules.length +
+    (t.emu.faults.respond as CountedHook | undefined ?? { left: 0 }).left;
   for (const fault of ["truncate", "drop", "shortBody"] as const) {
-    t.emu.faults[fault] = 2;
+    const stage = () => {
+      if (fault === "shortBody") t.emu.faults.respond = shortBody(2);
+      else t.emu.faults.rules.push({ ...cuts[fault] });
+    };
+    stage();
     deepStrictEqual(
       await t.fs.catFile("data/big.bin", { start: 100, end: 200_100 }),
       BIG.slice(100, 200_100),
       fault,
     );
-    equal(t.emu.faults[fault], 0, `${fault} was exercised`);
-    t.emu.faults[fault] = 2;
+    equal(left(), 0, `${fault} was exercised`);
+    stage();
     deepStrictEqual(
       await t.fs.catFile("data/big.bin", { start: 1 }),
       BIG.slice(1),
       `${fault} to the end`,
     );
-    equal(t.emu.faults[fault], 0, `${fault} was exercised`);
+    equal(left(), 0, `${fault} was exercised`);
   }
+  t.emu.faults.respond = undefined;
   for (const fault of ["truncate", "drop"] as const) {
-    t.emu.faults[fault] = 2;
+    t.emu.faults.rules.push({ ...cuts[fault] });
     deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG, `${fault} whole`);
-    equal(t.emu.faults[fault], 0, `${fault} was exercised`);
+    equal(t.emu.faults.rules.length, 0, `${fault} was exercised`);
   }
 });
 
 Deno.test("answers that break off after a few bytes use up the retries; one that brings 64 KiB gives them back", async () => {
-  await using t = await setup({}, { faults: { breakAfter: 100 } });
+  await using t = await setup({}, {
+    faults: { rules: [{ route: "content", cutAfter: 100, times: Infinity }] },
+  });
   await t.fs.ls("");
   t.emu.resetCounters();
   await rejects(
@@ -469,7 +500,11 @@ Deno.test("answers that break off after a few bytes use up the retries; one that
     "an answer of 100 bytes is whole",
   );
 
-  t.emu.faults.breakAfter = PROGRESS_BYTES;
+  t.emu.faults.rules = [{
+    route: "content",
+    cutAfter: PROGRESS_BYTES,
+    times: Infinity,
+  }];
   t.emu.resetCounters();
   deepStrictEqual(await t.fs.catFile("data/big.bin"), BIG);
   equal(
@@ -480,7 +515,7 @@ Deno.test("answers that break off after a few bytes use up the retries; one that
 });
 
 Deno.test("a server answering 200 to a Range: only the needed bytes are kept", async () => {
-  await using t = await setup({}, { faults: { ignoreRange: true } });
+  await using t = await setup({}, { faults: { respond: ignoreRange() } });
   deepStrictEqual(
     await t.fs.catFile("data/big.bin", { start: 2_000_000, end: 2_000_010 }),
     BIG.slice(2_000_000, 2_000_010),
@@ -500,7 +535,7 @@ Deno.test("a server answering 200 to a Range: only the needed bytes are kept", a
 });
 
 Deno.test("a server that caps ranges: open-ended reads continue where it stopped", async () => {
-  await using t = await setup({}, { faults: { rangeCap: 700_000 } });
+  await using t = await setup({}, { faults: { respond: rangeCap(700_000) } });
   deepStrictEqual(
     await t.fs.catFile("data/big.bin", { start: 5 }),
     BIG.slice(5),
@@ -514,7 +549,7 @@ Deno.test("a server that caps ranges: open-ended reads continue where it stopped
     BIG.slice(-1_000_000, -10),
   );
   const file = await t.fs.open("data/big.bin");
-  t.emu.faults.truncate = 1;
+  t.emu.faults.rules.push({ route: "content", cutAfter: "half" });
   deepStrictEqual(await collect(file.stream()), BIG);
   deepStrictEqual(
     await t.fs.catFile("data/big.bin", { start: 10, end: 800_000 }),
@@ -549,7 +584,7 @@ Deno.test("expired URLs are re-resolved: before expiry, and after a 403 from the
     "a whole read re-resolves too",
   );
   equal(long.emu.counters.heads, 4);
-  long.emu.faults.failures.push({ target: "store", status: 403, count: 10 });
+  long.emu.faults.rules.push({ route: "store", status: 403, times: 10 });
   await rejects(
     long.fs.catFile("7"),
     (e: unknown) => e instanceof RepoHttpError && e.status === 403,
@@ -559,7 +594,7 @@ Deno.test("expired URLs are re-resolved: before expiry, and after a 403 from the
     2,
     "one re-resolve, then the error",
   );
-  long.emu.faults.failures.length = 0;
+  long.emu.faults.rules.length = 0;
 });
 
 Deno.test("timeouts and aborts end a request; nothing hangs", async () => {
@@ -591,7 +626,7 @@ Deno.test("timeouts and aborts end a request; nothing hangs", async () => {
 Deno.test("a protocol-breaking Content-Range is a RepoProtocolError", async () => {
   await using emu = await startEmulator({
     files: { a: patterned(100) },
-    faults: { shiftContentRange: 10 },
+    faults: { respond: shiftContentRange(10) },
   });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid, retry: FAST_RETRY });
   await rejects(fs.catFile("a", { start: 0, end: 10 }), (e: unknown) => {
@@ -609,7 +644,7 @@ Deno.test("open(): random access and a stream that resumes after a dropped conne
   equal(file.size, BIG.byteLength);
   deepStrictEqual(await file.read(10, 20), BIG.slice(10, 20));
   deepStrictEqual(await collect(file.stream()), BIG);
-  t.emu.faults.truncate = 1;
+  t.emu.faults.rules.push({ route: "content", cutAfter: "half" });
   const before = t.emu.counters.storeGets;
   deepStrictEqual(
     await collect(file.stream()),
@@ -640,7 +675,7 @@ Deno.test("open(): random access and a stream that resumes after a dropped conne
 Deno.test("the token goes to the repository only, and never into errors", async () => {
   await using t = await setup({}, { faults: { latencyMs: 0 } });
   const errors: string[] = [];
-  t.emu.faults.failures.push({ target: "store", status: 404, count: 1 });
+  t.emu.faults.rules.push({ route: "store", status: 404 });
   try {
     await t.fs.catFile("7");
   } catch (e) {
@@ -675,7 +710,12 @@ function longestPiece(text: string, secret: string): string {
 Deno.test("a store's message quoting the pre-signed URL does not carry its credentials into the error", async () => {
   await using t = await setup({ retry: { retries: 1, baseDelayMs: 1 } }, {
     faults: {
-      failures: [{ target: "store", status: 502, count: 2, echoUrl: true }],
+      rules: [{
+        route: "store",
+        status: 502,
+        times: 2,
+        message: (request) => `Bad gateway for ${request.url}`,
+      }],
     },
   });
   const error = await t.fs.catFile("7").catch((e) => e);
@@ -693,9 +733,12 @@ Deno.test("no piece of the token in errors: a long Location holding it, fetch's 
   await t.fs.ls("");
   // The token across the point where a long URL would be cut for a message.
   const pad = "p".repeat(100 - TOKEN.length / 2 - t.emu.storeOrigin.length - 2);
-  t.emu.faults.location = `${t.emu.storeOrigin}/${pad}/${TOKEN}/${
-    "q".repeat(150)
-  }?sig=1`;
+  t.emu.faults.rules = [
+    redirects(
+      303,
+      `${t.emu.storeOrigin}/${pad}/${TOKEN}/${"q".repeat(150)}?sig=1`,
+    ),
+  ];
   const held = await t.fs.catFile("7").catch((e) => e);
   ok(held instanceof RepoProtocolError, String(held));
   ok(held.message.includes("it carries the API token"), held.message);
@@ -704,8 +747,9 @@ Deno.test("no piece of the token in errors: a long Location holding it, fetch's 
   const { port } = closed.addr as Deno.NetAddr;
   closed.close();
   const signature = "c0ffee00deadbeef1234";
-  t.emu.faults.location =
-    `http://127.0.0.1:${port}/obj?X-Amz-Signature=${signature}`;
+  t.emu.faults.rules = [
+    redirects(303, `http://127.0.0.1:${port}/obj?X-Amz-Signature=${signature}`),
+  ];
   const refused = await t.fs.catFile("data/big.bin").catch((e) => e);
   ok(refused instanceof RepoConnectionError, String(refused));
   ok(/connection refused/i.test(refused.message), "says what happened");
@@ -748,7 +792,7 @@ Deno.test("a failed connection thrown as a plain Error with a code (Bun before 1
   const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = closed.addr as Deno.NetAddr;
   closed.close();
-  t.emu.faults.location = `http://127.0.0.1:${port}/obj`;
+  t.emu.faults.rules = [redirects(303, `http://127.0.0.1:${port}/obj`)];
   const error = await t.fs.catFile("7").catch((e) => e);
   ok(error instanceof RepoConnectionError, String(error));
   ok(error.message.includes("Unable to connect"), error.message);
@@ -761,7 +805,11 @@ Deno.test("timeoutMs is an idle deadline: a body slower than it in total, never 
     files: { "slow.bin": slow },
   });
   await t.fs.ls("");
-  t.emu.faults.trickle = { bytes: 1024, everyMs: 40 };
+  t.emu.faults.rules.push({
+    route: "content",
+    trickle: { bytes: 1024, everyMs: 40 },
+    times: Infinity,
+  });
   const started = performance.now();
   deepStrictEqual(await t.fs.catFile("slow.bin"), slow, "catFile");
   ok(performance.now() - started > 400, "the whole read outlasted timeoutMs");
@@ -792,7 +840,13 @@ Deno.test("timeoutMs counts the server's silences, not a reader's pauses between
 Deno.test("timeoutMs is an idle deadline for the listing too: one slower than it in total, never silent that long, arrives", async () => {
   // Each piece is progress (1 KiB), and the listing (over 3 KiB) needs four.
   await using t = await setup({ timeoutMs: 1000 }, {
-    faults: { listingTrickle: { bytes: 1024, everyMs: 400 } },
+    faults: {
+      rules: [{
+        route: "listing",
+        trickle: { bytes: 1024, everyMs: 400 },
+        times: Infinity,
+      }],
+    },
   });
   const started = performance.now();
   equal((await t.fs.info("data/big.bin")).size, BIG.length);
@@ -807,7 +861,7 @@ Deno.test("a body that drips, less than 1 KiB in each timeoutMs, is a stall, not
     retry: { retries: 2, baseDelayMs: 1 },
   }, { files: { "drip.bin": patterned(8192, 20) } });
   await t.fs.ls("");
-  t.emu.faults.trickle = drip;
+  t.emu.faults.rules.push({ route: "content", trickle: drip, times: Infinity });
   await rejects(t.fs.catFile("drip.bin"), (e: unknown) => {
     ok(e instanceof RepoConnectionError, String(e));
     ok(/only \d+ bytes received in 1000 ms/.test(e.message), e.message);
@@ -816,7 +870,7 @@ Deno.test("a body that drips, less than 1 KiB in each timeoutMs, is a stall, not
   });
   await using emu = await startEmulator({
     files: VARIED,
-    faults: { listingTrickle: drip },
+    faults: { rules: [{ route: "listing", trickle: drip, times: Infinity }] },
   });
   const listing = new RepoFs({
     host: emu.host,
@@ -837,10 +891,10 @@ Deno.test("a body that stalls halfway is resumed from its last byte after timeou
   const file = await t.fs.open("data/big.bin");
   for (let round = 0; round < 4; round++) {
     t.emu.resetCounters();
-    t.emu.faults.stall = 1;
+    t.emu.faults.rules.push({ route: "content", stallAfter: "half" });
     const whole = await bounded(t.fs.catFile("data/big.bin"), "catFile");
     deepStrictEqual(whole, BIG, "catFile");
-    t.emu.faults.stall = 1;
+    t.emu.faults.rules.push({ route: "content", stallAfter: "half" });
     const streamed = await bounded(collect(file.stream()), "stream()");
     deepStrictEqual(streamed, BIG, "stream()");
     ok(t.emu.counters.storeGets >= 4, "each read was resumed after a stall");
@@ -866,7 +920,7 @@ Deno.test("an aborted stream errors at once, whatever it has buffered", async ()
 Deno.test("a 200 shorter or longer than the listed file is an error, never data", async () => {
   await using t = await setup();
   await t.fs.ls("");
-  t.emu.faults.portalPage = 100;
+  t.emu.faults.rules.push(portalPage(100));
   for (
     const read of [
       () => t.fs.catFile("data/big.bin"),
@@ -904,7 +958,7 @@ Deno.test("a web page for a file whose listed size cannot tell it apart (none li
       [() => t.fs.catFile("tables/survey.tab"), "text/tab-separated-values"],
     ] as const
   ) {
-    t.emu.faults.portalPage = 1;
+    t.emu.faults.rules.push(portalPage());
     await rejects(read(), (e: unknown) => {
       ok(e instanceof RepoProtocolError, String(e));
       ok(
@@ -915,7 +969,7 @@ Deno.test("a web page for a file whose listed size cannot tell it apart (none li
       );
       return true;
     });
-    equal(t.emu.faults.portalPage, 0, "the page was sent");
+    equal(t.emu.faults.rules.length, 0, "the page was sent");
   }
   deepStrictEqual(
     await t.fs.catFile("data/nosize.bin", { start: -100 }),
@@ -930,7 +984,7 @@ Deno.test("a 200 of unsaid length is read to its end and checked: a page as long
   const big = patterned(5000, 5);
   await using t = await setup({}, {
     files: { "ten.bin": ten, "big.bin": big },
-    faults: { unsaidLength: true },
+    faults: { rules: [UNSAID_LENGTH] },
   });
   await t.fs.ls("");
   deepStrictEqual(await t.fs.catFile("ten.bin"), ten, "an honest answer");
@@ -938,14 +992,18 @@ Deno.test("a 200 of unsaid length is read to its end and checked: a page as long
     await t.fs.catFile("big.bin", { start: 100, end: 300 }),
     big.subarray(100, 300),
   );
-  t.emu.faults.ignoreRange = true;
+  t.emu.faults.respond = ignoreRange();
   deepStrictEqual(
     await t.fs.catFile("big.bin", { start: 100, end: 300 }),
     big.subarray(100, 300),
     "the whole file for a range, of unsaid length: read to its end",
   );
-  t.emu.faults.ignoreRange = false;
-  t.emu.faults.portalPage = 100; // 18 bytes of HTML
+  t.emu.faults.respond = undefined;
+  const page = portalPage(100); // 18 bytes of HTML, of unsaid length
+  t.emu.faults.rules = [{
+    ...page,
+    headers: { ...page.headers, "content-length": null },
+  }];
   for (
     const [read, listed] of [
       [() => t.fs.catFile("ten.bin"), 10],
@@ -972,9 +1030,9 @@ Deno.test("an encoded answer is an error, never the compressed bytes, whatever i
     // Deno decodes `gzip` unless `identity` was asked, and `x-gzip` never.
     for (const label of ["gzip", "x-gzip", "GZIP", "deflate"]) {
       const kind = `${label}, length ${unsaidLength ? "unsaid" : "said"}`;
-      Object.assign(t.emu.faults, { unsaidLength, gzipLabel: label });
+      t.emu.faults.rules = unsaidLength ? [UNSAID_LENGTH] : [];
       for (const range of [{ start: 0, end: 100 }, undefined]) {
-        t.emu.faults.gzipBody = 1;
+        const gzip = t.emu.faults.respond = gzipBody(1, label);
         await rejects(t.fs.catFile("big.bin", range), (e: unknown) => {
           ok(e instanceof RepoProtocolError, `${kind}: ${e}`);
           ok(
@@ -985,11 +1043,12 @@ Deno.test("an encoded answer is an error, never the compressed bytes, whatever i
           );
           return true;
         });
-        equal(t.emu.faults.gzipBody, 0, `${kind}: the gzip answer was sent`);
+        equal(gzip.left, 0, `${kind}: the gzip answer was sent`);
       }
     }
   }
-  t.emu.faults.unsaidLength = false;
+  t.emu.faults.respond = undefined;
+  t.emu.faults.rules = [];
   deepStrictEqual(await t.fs.catFile("big.bin"), big, "unencoded, read");
 });
 
@@ -1006,7 +1065,8 @@ Deno.test("a file replaced while it is read is an error, never bytes spliced fro
   ) {
     await using t = await setup({}, {
       files: { "f.bin": { content: before, listedSize: null } },
-      faults: { truncate: 1 }, // so the read goes on in a second request
+      // so the read goes on in a second request
+      faults: { rules: [{ route: "content", cutAfter: "half" }] },
     });
     const reader = (await t.fs.open("f.bin")).stream().getReader();
     const first = await reader.read();
@@ -1048,17 +1108,15 @@ Deno.test("a size an answer gave binds the rest of the read, when later answers 
     ) {
       await using t = await setup({}, {
         files: { "f.bin": { content: before, listedSize, tabular } },
-        faults: { truncate: 1 }, // the first answer, 5000 bytes long, breaks off
+        // the first answer, 5000 bytes long, breaks off
+        faults: { rules: [{ route: "content", cutAfter: "half" }] },
       });
       const reader = (await t.fs.open("f.bin")).stream().getReader();
       const first = await reader.read();
       deepStrictEqual(first.value, before.subarray(0, first.value!.length));
       t.emu.replaceContent("f.bin", after);
-      Object.assign(t.emu.faults, {
-        unsaidTotal: true,
-        unsaidLength: true,
-        ignoreRange: after.length > 2500,
-      });
+      t.emu.faults.rules = [UNSAID_LENGTH];
+      t.emu.faults.respond = unsaidTotal({ wholeFile: after.length > 2500 });
       const rest = (async () => {
         for (;;) if ((await reader.read()).done) return;
       })();
@@ -1077,14 +1135,17 @@ Deno.test("a range of a tabular file served whole stops reading past the listed 
   await using t = await setup({ timeoutMs: 10_000 }, {
     files: { "t.tab": { content, listedSize: 4000, tabular: true } },
     // 200 of unsaid length whatever the range; 10,000 bytes, then silence.
-    faults: { ignoreRange: true, unsaidLength: true, stall: 1 },
+    faults: {
+      respond: ignoreRange(),
+      rules: [{ ...UNSAID_LENGTH, stallAfter: "half", times: 1 }],
+    },
   });
   deepStrictEqual(
     await t.fs.catFile("t.tab", { start: 0, end: 10 }),
     content.subarray(0, 10),
     "the 10 bytes, without waiting on the stalled rest of the body",
   );
-  equal(t.emu.faults.stall, 0, "the answer was the stalling one");
+  equal(t.emu.faults.rules.length, 0, "the answer was the stalling one");
 });
 
 Deno.test("an encoded answer to a range is an error whatever the listing says of the size", async () => {
@@ -1092,8 +1153,8 @@ Deno.test("an encoded answer to a range is an error whatever the listing says of
   for (const { kind, listedSize, tabular } of LOOSELY_LISTED) {
     await using t = await setup({}, {
       files: { "f.bin": { content, listedSize, tabular } },
-      faults: { gzipBody: 1 },
     });
+    const gzip = t.emu.faults.respond = gzipBody(1);
     await rejects(t.fs.catFile("f.bin", { start: 100, end: 200 }), (e) => {
       ok(e instanceof RepoProtocolError, `${kind}: ${e}`);
       ok(
@@ -1103,7 +1164,7 @@ Deno.test("an encoded answer to a range is an error whatever the listing says of
       );
       return true;
     });
-    equal(t.emu.faults.gzipBody, 0, `${kind}: the gzip answer was sent`);
+    equal(gzip.left, 0, `${kind}: the gzip answer was sent`);
   }
 });
 

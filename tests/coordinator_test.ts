@@ -158,7 +158,7 @@ Deno.test({
   async fn() {
     await using run = await setup(4, 0);
     const { emu, server } = run;
-    emu.faults.headDelayMs = 300;
+    emu.faults.rules.push({ route: "head", delayMs: 300, times: Infinity });
     const options = {
       host: emu.host,
       pid: emu.pid,
@@ -213,7 +213,8 @@ Deno.test({
   async fn() {
     await using run = await setup(12, 0);
     const { emu, server, tmp } = run;
-    emu.faults.headDelayMs = 60_000; // HEADs hang until the client goes away
+    // HEADs hang until the client goes away
+    emu.faults.rules.push({ route: "head", delayMs: 60_000, times: Infinity });
     const victim = repoFs(emu, [
       "get",
       "**",
@@ -229,7 +230,7 @@ Deno.test({
     );
     victim.kill("SIGKILL");
     await victim.output();
-    emu.faults.headDelayMs = 0;
+    emu.faults.rules = [];
     const fs = new RepoFs({
       host: emu.host,
       pid: emu.pid,

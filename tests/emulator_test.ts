@@ -2,6 +2,14 @@ import assert from "node:assert/strict";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { concat } from "../src/content/content.ts";
 import { md5 } from "./support.ts";
+import {
+  ignoreRange,
+  malformedJson,
+  portalPage,
+  redirects,
+  shiftContentRange,
+  shortBody,
+} from "./emulator_faults.ts";
 import { RepoFs } from "../mod.ts";
 
 const DATASET_KEYS = [
@@ -376,16 +384,11 @@ Deno.test("failure rules answer in each origin's format", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "abc", "b.txt": "bcd" },
     faults: {
-      failures: [
-        { target: "head", status: 429, count: 2 },
-        { target: "store", status: 503, count: 1, retryAfter: "2" },
-        { target: "listing", status: 502, count: 1 },
-        {
-          target: "content",
-          status: 500,
-          count: 1,
-          pathIncludes: "/nothing-matches",
-        },
+      rules: [
+        { route: "head", status: 429, times: 2 },
+        { route: "store", status: 503, headers: { "retry-after": "2" } },
+        { route: "listing", status: 502 },
+        { route: "content", status: 500, pathIncludes: "/nothing-matches" },
       ],
     },
   });
@@ -408,25 +411,20 @@ Deno.test("failure rules answer in each origin's format", async () => {
   assert.match(unavailable.text, /^<\?xml.*<Error><Code>SlowDown<\/Code>/);
   assert.equal((await get(url)).text, "abc");
   assert.equal(emu.counters.failuresInjected, 4);
-  assert.equal(emu.faults.failures.length, 1);
+  assert.equal(emu.faults.rules.length, 1);
   assert.equal(emu.counters.heads, 3);
 
-  emu.faults.failures.push({
-    target: "repo",
-    status: 429,
-    count: 1,
-    pathIncludes: `/${emu.fileId("b.txt")}`,
-  });
+  emu.faults.rules.push({ route: "repo", status: 429, file: "b.txt" });
   assert.equal((await resolve(emu, "a.txt")).length > 0, true);
   const onB = await getJson(accessUrl(emu, "b.txt"));
   assert.equal(onB.status, 429);
   assert.equal(onB.body.status, "ERROR");
 });
 
-Deno.test("truncate sends half the body, then drops the connection", async () => {
+Deno.test("cutAfter sends part of the body, then drops the connection", async () => {
   await using emu = await startEmulator({
     files: { "a.bin": new Uint8Array(10_000).fill(7) },
-    faults: { truncate: 1 },
+    faults: { rules: [{ route: "content", cutAfter: "half" }] },
   });
   const url = await resolve(emu, "a.bin");
   const response = await fetch(url, { headers: { range: "bytes=0-999" } });
@@ -435,13 +433,13 @@ Deno.test("truncate sends half the body, then drops the connection", async () =>
   await assert.rejects(response.bytes(), TypeError);
   assert.equal(emu.counters.storeBytes, 500);
   assert.equal((await (await fetch(url)).bytes()).length, 10_000);
-  assert.equal(emu.faults.truncate, 0);
+  assert.equal(emu.faults.rules.length, 0);
 });
 
-Deno.test("drop sends the headers, then drops the connection", async () => {
+Deno.test("cutAfter 0 sends the headers, then drops the connection", async () => {
   await using emu = await startEmulator({
     files: { "a.bin": new Uint8Array(1000).fill(7) },
-    faults: { drop: 1 },
+    faults: { rules: [{ route: "content", cutAfter: 0 }] },
   });
   const url = await resolve(emu, "a.bin");
   const response = await fetch(url);
@@ -451,10 +449,10 @@ Deno.test("drop sends the headers, then drops the connection", async () => {
   assert.equal((await (await fetch(url)).bytes()).length, 1000);
 });
 
-Deno.test("shortBody sends fewer bytes than the Content-Range promises", async () => {
+Deno.test("a respond hook reshapes the emulator's answer: fewer bytes than the Content-Range promises", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "0123456789" },
-    faults: { shortBody: 1 },
+    faults: { respond: shortBody() },
   });
   const url = await resolve(emu, "a.txt");
   const whole = await get(url);
@@ -468,10 +466,10 @@ Deno.test("shortBody sends fewer bytes than the Content-Range promises", async (
   assert.equal(full.text, "01234567");
 });
 
-Deno.test("ignoreRange answers 200 with the whole body", async () => {
+Deno.test("a respond hook asks the emulator on the request's behalf: the whole body, range dropped", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "0123456789" },
-    faults: { ignoreRange: true },
+    faults: { respond: ignoreRange() },
   });
   const url = await resolve(emu, "a.txt");
   const { response, text } = await get(url, {
@@ -518,15 +516,17 @@ Deno.test("with redirect off the access endpoint serves the bytes", async () => 
   assert.equal(emu.counters.heads, 1);
   assert.equal(emu.counters.accessGets, 3);
 
-  emu.faults.truncate = 1;
+  emu.faults.rules.push({ route: "content", cutAfter: "half" });
   const cut = await fetch(url, { headers });
   await assert.rejects(cut.bytes(), TypeError);
 });
 
-Deno.test("malformedJson spoils the next JSON answers", async () => {
+Deno.test("a rule's body replaces the JSON answers", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "a" },
-    faults: { malformedJson: 2 },
+    faults: {
+      rules: [malformedJson(), { ...malformedJson(), route: "collection" }],
+    },
   });
   for (
     const url of [datasetUrl(emu), `${emu.host}/api/repos/root/contents`]
@@ -672,14 +672,14 @@ Deno.test("entries keep hostile names verbatim", async () => {
 Deno.test("a failure rule on any target fires on either origin", async () => {
   await using emu = await startEmulator({ files: { "a.txt": "abc" } });
   const url = await resolve(emu, "a.txt");
-  emu.faults.failures = [{ target: "any", status: 504, count: 2 }];
+  emu.faults.rules = [{ route: "any", status: 504, times: 2 }];
   const store = await get(url);
   assert.equal(store.response.status, 504);
   assert.match(store.text, /<Error>/);
   const repo = await getJson(datasetUrl(emu));
   assert.equal(repo.status, 504);
   assert.equal(repo.body.status, "ERROR");
-  assert.deepEqual(emu.faults.failures, []);
+  assert.deepEqual(emu.faults.rules, []);
   assert.equal((await get(url)).text, "abc");
 });
 
@@ -762,12 +762,12 @@ Deno.test("tabular files list the original CSV's fields", async () => {
   assert.equal((await get(url)).text, table);
 });
 
-Deno.test("location sends a verbatim Location, or none when null", async () => {
+Deno.test("a rule's headers set a verbatim Location, or remove it", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "a", "b.txt": "b" },
   });
   for (const location of ["file:///etc/passwd", "data:,hello", "::not a url"]) {
-    emu.faults.location = location;
+    emu.faults.rules = [redirects(303, location)];
     for (const path of ["a.txt", "b.txt"]) {
       for (const method of ["HEAD", "GET"]) {
         const { response, text } = await get(accessUrl(emu, path), { method });
@@ -777,20 +777,18 @@ Deno.test("location sends a verbatim Location, or none when null", async () => {
       }
     }
   }
-  emu.faults.location = null;
-  emu.faults.redirectStatus = 302;
+  emu.faults.rules = [redirects(302, null)];
   const bare = await get(accessUrl(emu, "a.txt"), { method: "HEAD" });
   assert.equal(bare.response.status, 302);
   assert.equal(bare.response.headers.has("location"), false);
-  emu.faults.location = undefined;
-  emu.faults.redirectStatus = 303;
+  emu.faults.rules = [];
   assert.equal((await get(await resolve(emu, "a.txt"))).text, "a");
 });
 
-Deno.test("redirectStatus sets the access endpoint's redirect status", async () => {
+Deno.test("a rule's status keeps the emulator's answer: the redirect's status changes, its Location stays", async () => {
   await using emu = await startEmulator({ files: { "a.txt": "abc" } });
   for (const status of [301, 302, 303, 307, 308]) {
-    emu.faults.redirectStatus = status;
+    emu.faults.rules = [redirects(status)];
     for (const method of ["HEAD", "GET"]) {
       const { response } = await get(accessUrl(emu, "a.txt"), { method });
       assert.equal(response.status, status, `${method} ${status}`);
@@ -803,10 +801,10 @@ Deno.test("redirectStatus sets the access endpoint's redirect status", async () 
   assert.equal(emu.counters.accessGets, 5);
 });
 
-Deno.test("portalPage answers a login page instead of the file", async () => {
+Deno.test("a rule's status, headers and body answer a login page instead of the file", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "0123456789" },
-    faults: { portalPage: 2 },
+    faults: { rules: [portalPage(2)] },
   });
   const url = await resolve(emu, "a.txt");
   const store = await get(url, { headers: { range: "bytes=2-5" } });
@@ -819,13 +817,13 @@ Deno.test("portalPage answers a login page instead of the file", async () => {
   const head = await get(accessUrl(emu, "a.txt"), { method: "HEAD" });
   assert.equal(head.response.status, 200);
   assert.equal(head.response.headers.get("content-length"), "10");
-  assert.equal(emu.faults.portalPage, 1);
+  assert.equal(emu.faults.rules[0].times, 1);
   const access = await get(accessUrl(emu, "a.txt"), {
     headers: { range: "bytes=50-" },
   });
   assert.equal(access.response.status, 200);
   assert.equal(access.text, "<html>login</html>");
-  assert.equal(emu.faults.portalPage, 0);
+  assert.equal(emu.faults.rules.length, 0);
   const real = await get(accessUrl(emu, "a.txt"), {
     headers: { range: "bytes=2-5" },
   });
@@ -833,11 +831,11 @@ Deno.test("portalPage answers a login page instead of the file", async () => {
   assert.equal(real.text, "2345");
 });
 
-Deno.test("stall sends half the body, then nothing until the client aborts", async () => {
+Deno.test("stallAfter sends part of the body, then nothing until the client aborts", async () => {
   const content = counting(1000);
   await using emu = await startEmulator({
     files: { "a.bin": content },
-    faults: { stall: 1 },
+    faults: { rules: [{ route: "content", stallAfter: "half" }] },
   });
   const url = await resolve(emu, "a.bin");
   const client = new AbortController();
@@ -853,15 +851,18 @@ Deno.test("stall sends half the body, then nothing until the client aborts", asy
   assert.equal(settled(), false);
   client.abort();
   await assert.rejects(more, (error: Error) => error.name === "AbortError");
-  assert.equal(emu.faults.stall, 0);
+  assert.equal(emu.faults.rules.length, 0);
   assert.equal(emu.counters.storeBytes, 500 + 1000);
 });
 
-Deno.test("stall keeps an honest Content-Range on the access endpoint", async () => {
+Deno.test("stallAfter keeps an honest Content-Range on the access endpoint", async () => {
   const content = counting(100);
   await using emu = await startEmulator({
     files: { "a.bin": content },
-    faults: { stall: 1, redirect: false },
+    faults: {
+      rules: [{ route: "content", stallAfter: "half" }],
+      redirect: false,
+    },
   });
   const client = new AbortController();
   const response = await fetch(accessUrl(emu, "a.bin"), {
@@ -883,7 +884,13 @@ Deno.test("trickle sends the body a few bytes at a time", async () => {
   const content = counting(500);
   await using emu = await startEmulator({
     files: { "a.bin": content },
-    faults: { trickle: { bytes: 100, everyMs: 60_000 } },
+    faults: {
+      rules: [{
+        route: "content",
+        trickle: { bytes: 100, everyMs: 60_000 },
+        times: 1,
+      }],
+    },
   });
   const url = await resolve(emu, "a.bin");
   const client = new AbortController();
@@ -896,7 +903,11 @@ Deno.test("trickle sends the body a few bytes at a time", async () => {
   client.abort();
   await assert.rejects(more, (error: Error) => error.name === "AbortError");
 
-  emu.faults.trickle = { bytes: 100, everyMs: 10 };
+  emu.faults.rules = [{
+    route: "content",
+    trickle: { bytes: 100, everyMs: 10 },
+    times: Infinity,
+  }];
   const response = await fetch(url, { headers: { range: "bytes=0-499" } });
   assert.equal(response.status, 206);
   assert.equal(response.headers.get("content-length"), "500");
@@ -908,14 +919,14 @@ Deno.test("trickle sends the body a few bytes at a time", async () => {
   emu.faults.redirect = false;
   const access = await fetch(accessUrl(emu, "a.bin"));
   assert.deepEqual(await access.bytes(), content);
-  emu.faults.trickle = null;
+  emu.faults.rules = [];
   assert.deepEqual(await (await fetch(url)).bytes(), content);
 });
 
-Deno.test("headDelayMs holds access HEADs until the client aborts", async () => {
+Deno.test("delayMs holds access HEADs until the client aborts", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "a" },
-    faults: { headDelayMs: 60_000 },
+    faults: { rules: [{ route: "head", delayMs: 60_000 }] },
   });
   const client = new AbortController();
   const pending = fetch(accessUrl(emu, "a.txt"), {
@@ -934,7 +945,7 @@ Deno.test("headDelayMs holds access HEADs until the client aborts", async () => 
   assert.equal(emu.counters.heads, 1);
   assert.equal(emu.counters.peakConcurrentHeads, 1);
 
-  emu.faults.headDelayMs = 20;
+  emu.faults.rules = [{ route: "head", delayMs: 20 }];
   assert.ok(await resolve(emu, "a.txt"));
   assert.equal(emu.counters.concurrentHeads, 0);
 });
@@ -972,13 +983,15 @@ Deno.test("close returns with stalled and trickled answers in flight", async () 
   const content = counting(1000);
   const emu = await startEmulator({ files: { "a.bin": content } });
   const url = await resolve(emu, "a.bin");
-  emu.faults.stall = 1;
+  emu.faults.rules = [
+    { route: "content", attempt: 1, stallAfter: "half" },
+    { route: "content", attempt: 2, trickle: { bytes: 10, everyMs: 60_000 } },
+    { route: "head", delayMs: 60_000 },
+  ];
   const stalled = (await fetch(url)).body!.getReader();
   assert.equal((await readBytes(stalled, 500)).length, 500);
-  emu.faults.trickle = { bytes: 10, everyMs: 60_000 };
   const trickled = (await fetch(url)).body!.getReader();
   assert.equal((await trickled.read()).value?.length, 10);
-  emu.faults.headDelayMs = 60_000;
   const head = fetch(accessUrl(emu, "a.bin"), {
     method: "HEAD",
     redirect: "manual",
@@ -998,9 +1011,11 @@ Deno.test("close returns with stalled and trickled answers in flight", async () 
 Deno.test("echoToken quotes the request's key in the failure message", async () => {
   await using emu = await startEmulator({ files: { "a.txt": "a" } });
   const url = await resolve(emu, "a.txt");
-  emu.faults.failures = [
-    { target: "listing", status: 401, count: 1, echoToken: true },
-    { target: "store", status: 403, count: 2, echoToken: true },
+  const echoToken = (request: Request) =>
+    `Bad API key ${request.headers.get("X-Repo-key")}`;
+  emu.faults.rules = [
+    { route: "listing", status: 401, message: echoToken },
+    { route: "store", status: 403, times: 2, message: echoToken },
   ];
   const repo = await getJson(datasetUrl(emu), { "X-Repo-key": "k-123" });
   assert.equal(repo.status, 401);
@@ -1016,15 +1031,15 @@ Deno.test("echoToken quotes the request's key in the failure message", async () 
   );
   const odd = await get(url, { headers: { "X-Repo-key": "a<b&c" } });
   assert.match(odd.text, /<Message>Bad API key a&lt;b&amp;c<\/Message>/);
-  emu.faults.failures = [{ target: "listing", status: 500, count: 1 }];
+  emu.faults.rules = [{ route: "listing", status: 500 }];
   const plain = await getJson(datasetUrl(emu), { "X-Repo-key": "k-123" });
   assert.equal(plain.body.message, "Internal server error.");
 });
 
-Deno.test("shiftContentRange shifts the next 206 answers' Content-Range", async () => {
+Deno.test("a respond hook rewrites the emulator's headers: Content-Range shifted by a byte", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "0123456789" },
-    faults: { shiftContentRange: 2 },
+    faults: { respond: shiftContentRange(2) },
   });
   const url = await resolve(emu, "a.txt");
   assert.equal((await get(url)).response.status, 200);
@@ -1038,7 +1053,6 @@ Deno.test("shiftContentRange shifts the next 206 answers' Content-Range", async 
   assert.equal(past.text, "89");
   const honest = await get(url, { headers: { range: "bytes=2-5" } });
   assert.equal(honest.response.headers.get("content-range"), "bytes 2-5/10");
-  assert.equal(emu.faults.shiftContentRange, 0);
 });
 
 Deno.test("storeRequests counts every store request", async () => {

@@ -23,6 +23,13 @@ import { getArray } from "../zarr.ts";
 import { collect } from "../src/content/content.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 import { bounded, patterned } from "./support.ts";
+import {
+  ignoreRange,
+  portalPage,
+  rangeCap,
+  redirects,
+  shiftContentRange,
+} from "./emulator_faults.ts";
 
 const TOKEN = "matrix-token-0123456789";
 const TIMEOUT_MS = 300;
@@ -83,54 +90,61 @@ const connection = (message: RegExp): Outcome => ({
 const FAULTS: Fault[] = [
   {
     name: "a redirect to a file: URL",
-    faults: { location: "file:///etc/passwd" },
+    faults: { rules: [redirects(303, "file:///etc/passwd")] },
     expect: () => protocol(/"file:"/),
     maxStoreGets: 0,
   },
   {
     name: "a redirect to a data: URL",
-    faults: { location: "data:,hello" },
+    faults: { rules: [redirects(303, "data:,hello")] },
     expect: () => protocol(/"data:"/),
     maxStoreGets: 0,
   },
   {
     name: "a garbage Location",
-    faults: { location: "::not a url" },
+    faults: { rules: [redirects(303, "::not a url")] },
     expect: () => protocol(/not an absolute URL/),
     maxStoreGets: 0,
   },
   {
     name: "a 303 without Location",
-    faults: { location: null },
+    faults: { rules: [redirects(303, null)] },
     expect: () => protocol(/without a Location header/),
     maxStoreGets: 0,
   },
   {
     name: "an 18-byte HTML page answered 200 for every read",
-    faults: { portalPage: 10_000 },
+    faults: { rules: [portalPage(10_000)] },
     expect: () => protocol(/listing says/),
   },
   {
-    name: "an HTML page answered 200 to every Range",
-    faults: { portalPage: 10_000, ignoreRange: true },
+    name: "an HTML page answered 200 to every Range, the page ignoring it",
+    faults: { rules: [portalPage(10_000)], respond: ignoreRange() },
     expect: () => protocol(/listing says/),
   },
   {
     name: "a body that stalls halfway",
-    faults: { stall: 1 },
+    faults: { rules: [{ route: "content", stallAfter: "half" }] },
   },
   {
     name: "a body that trickles",
-    faults: { trickle: { bytes: 32 * 1024, everyMs: 15 } },
+    faults: {
+      rules: [{
+        route: "content",
+        trickle: { bytes: 32 * 1024, everyMs: 15 },
+        times: Infinity,
+      }],
+    },
   },
   {
     name: "a 401 that echoes the token",
     faults: {
-      failures: [{
-        target: "repo",
+      rules: [{
+        route: "repo",
         status: 401,
-        count: 10_000,
-        echoToken: true,
+        times: 10_000,
+        message: (request) =>
+          `Bad API key ${request.headers.get("X-Repo-key")}`,
         pathIncludes: "/access/",
       }],
     },
@@ -143,7 +157,9 @@ const FAULTS: Fault[] = [
   },
   {
     name: "HEADs that stall",
-    faults: { headDelayMs: 3_600_000 },
+    faults: {
+      rules: [{ route: "head", delayMs: 3_600_000, times: Infinity }],
+    },
     expect: () => connection(/nothing received for \d+ ms/),
     maxStoreGets: 0,
   },
@@ -153,42 +169,54 @@ const FAULTS: Fault[] = [
     expect: () => connection(/nothing received for \d+ ms/),
     maxStoreGets: 0,
   },
-  { name: "connection resets", faults: { drop: 2 } },
-  { name: "truncated bodies", faults: { truncate: 2 } },
+  {
+    name: "connection resets",
+    faults: { rules: [{ route: "content", cutAfter: 0, times: 2 }] },
+  },
+  {
+    name: "truncated bodies",
+    faults: { rules: [{ route: "content", cutAfter: "half", times: 2 }] },
+  },
   {
     name: "a 429 burst without Retry-After",
-    faults: { failures: [{ target: "content", status: 429, count: 2 }] },
+    faults: { rules: [{ route: "content", status: 429, times: 2 }] },
   },
   {
     name: "a 429 with Retry-After",
     faults: {
-      failures: [{ target: "content", status: 429, count: 1, retryAfter: "1" }],
+      rules: [{
+        route: "content",
+        status: 429,
+        headers: { "retry-after": "1" },
+      }],
     },
   },
   {
     name: "a 500/502/503/504 burst",
     faults: {
-      failures: [500, 502, 503, 504].map((status) => ({
-        target: "content" as const,
+      rules: [500, 502, 503, 504].map((status) => ({
+        route: "content" as const,
         status,
-        count: 1,
       })),
     },
   },
   {
     name: "an expired URL (403 from the store)",
-    faults: { failures: [{ target: "store", status: 403, count: 1 }] },
+    faults: { rules: [{ route: "store", status: 403 }] },
   },
-  { name: "200 answered to a Range", faults: { ignoreRange: true } },
-  { name: "a store that caps ranges", faults: { rangeCap: 50_000 } },
+  { name: "200 answered to a Range", faults: { respond: ignoreRange() } },
+  {
+    name: "a store that caps ranges",
+    faults: { respond: rangeCap(50_000) },
+  },
   {
     name: "a wrong Content-Range",
-    faults: { shiftContentRange: 10_000 },
+    faults: { respond: shiftContentRange(10_000) },
     expect: (surface) => surface.ranged ? protocol(/Content-Range/) : bytes,
   },
-  ...[301, 302, 307, 308].map((redirectStatus) => ({
-    name: `the access endpoint redirecting with ${redirectStatus}`,
-    faults: { redirectStatus },
+  ...[301, 302, 307, 308].map((status) => ({
+    name: `the access endpoint redirecting with ${status}`,
+    faults: { rules: [redirects(status)] },
   })),
 ];
 
@@ -386,7 +414,7 @@ for (const fault of FAULTS) {
         await using emu = await startEmulator({ files: FILES, token: TOKEN });
         await dataset(emu).ls("");
         Object.assign(emu.faults, fault.faults, {
-          failures: (fault.faults?.failures ?? []).map((rule) => ({ ...rule })),
+          rules: (fault.faults?.rules ?? []).map((rule) => ({ ...rule })),
         });
         emu.resetCounters();
         const outcome = fault.expect?.(surface) ?? bytes;

@@ -44,7 +44,7 @@ async function stalledHeads() {
     fetch: counting,
   });
   await fs.ls("");
-  emu.faults.headDelayMs = 3_600_000;
+  emu.faults.rules.push({ route: "head", delayMs: 3_600_000, times: Infinity });
   return { emu, fs, heads, [Symbol.asyncDispose]: () => emu.close() };
 }
 

@@ -15,6 +15,7 @@ import type { RepoFile } from "../src/repo_file.ts";
 import type { FileInfo } from "../src/base/types.ts";
 import { startEmulator } from "../emulator.ts";
 import { md5, patterned, until } from "./support.ts";
+import { portalPage } from "./emulator_faults.ts";
 
 const PARTIAL = ".repo-fs-partial-";
 
@@ -257,7 +258,11 @@ Deno.test("an aborted catFile rejects with the abort reason and the pool stays u
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
   await using pool = new RepoFsPool(fs, { workers: 1 });
   await pool.info("");
-  emu.faults.trickle = { bytes: 64, everyMs: 50 };
+  emu.faults.rules.push({
+    route: "content",
+    trickle: { bytes: 64, everyMs: 50 },
+    times: Infinity,
+  });
   const controller = new AbortController();
   const reason = new Error("the caller changed its mind");
   const read = pool.catFile("big.bin", { signal: controller.signal });
@@ -268,7 +273,7 @@ Deno.test("an aborted catFile rejects with the abort reason and the pool stays u
     signal: AbortSignal.abort(reason),
   });
   await rejects(ranges, (error) => error === reason);
-  emu.faults.trickle = null;
+  emu.faults.rules = [];
   emu.resetCounters();
   deepStrictEqual(
     await pool.catFile("big.bin", { start: 5, end: 9 }),
@@ -282,8 +287,15 @@ Deno.test("an abort or close() ends a call still waiting for the listing, here a
   // The listing, 16 bytes every 200 ms: several seconds.
   await using emu = await startEmulator({
     files,
-    faults: { listingTrickle: { bytes: 16, everyMs: 200 } },
+    faults: {
+      rules: [{
+        route: "listing",
+        trickle: { bytes: 16, everyMs: 200 },
+        times: Infinity,
+      }],
+    },
   });
+  const [slow] = emu.faults.rules;
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
   const pool = new RepoFsPool(fs, { workers: 1 });
   let listed = false;
@@ -299,7 +311,7 @@ Deno.test("an abort or close() ends a call still waiting for the listing, here a
   await pool.close();
   await rejects(untilClose, /The RepoFsPool was closed/);
   equal(listed, false, "all of it before the listing came");
-  emu.faults.listingTrickle = null;
+  slow.trickle = undefined;
   await listing;
   deepStrictEqual(await fs.catFile("a.bin"), files["a.bin"]);
 });
@@ -442,18 +454,18 @@ Deno.test("a login page served instead of a file is never kept", async () => {
       join(dir.path, path),
     );
   for (const path of ["empty.txt", "ten.txt"]) {
-    emu.faults.portalPage = 1;
+    emu.faults.rules = [portalPage()];
     const result = await get(path).catch((error: Error) => error);
     if (result instanceof Error) {
       match(result.message, /\b18\b.*\blisting says\b/, path);
     } else {
       equal(path, "empty.txt", "only a 0-byte file can be read without a GET");
       deepStrictEqual(result, { bytes: 0, verified: "md5" });
-      equal(emu.faults.portalPage, 1, "the page was never asked for");
+      equal(emu.faults.rules.length, 1, "the page was never asked for");
       await Deno.remove(join(dir.path, path));
     }
     deepStrictEqual(await namesIn(dir.path), [], `${path}: nothing kept`);
   }
-  emu.faults.portalPage = 0;
+  emu.faults.rules = [];
   deepStrictEqual(await get("table.tab"), { bytes: 8, verified: "md5" });
 });

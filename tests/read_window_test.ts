@@ -206,7 +206,7 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
   ok(clean.counters.peakConcurrentStoreGets > 32);
 
   // The 32 GETs of the first round are answered 429, then retried.
-  emu.faults.failures.push({ target: "store", status: 429, count: 32 });
+  emu.faults.rules.push({ route: "store", status: 429, times: 32 });
   const limited = await read();
   equal(limited.counters.failuresInjected, 32);
   equal(limited.counters.storeGets, CHUNKS + 32);

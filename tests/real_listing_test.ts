@@ -566,7 +566,14 @@ Deno.test("a file count that changes between pages restarts the listing once", a
   await using emu = await startEmulator({ files: manyFiles(2500) });
   const logger = recordingLogger();
   const fs = dataset(emu, { logger });
-  emu.faults.pageTotalDrift = 1;
+  // One page after the first says one file more, as when a file is added between pages.
+  let drift = 1;
+  emu.faults.respond = async (request, info) => {
+    const offset = new URL(request.url).searchParams.get("offset");
+    if (info.route !== "listing" || !Number(offset) || drift-- <= 0) return;
+    const page = await (await info.next()).json();
+    return Response.json({ ...page, totalCount: page.totalCount + 1 });
+  };
   equal((await fs.find("")).length, 2500);
   equal(
     emu.counters.listingCalls,
@@ -585,7 +592,17 @@ Deno.test("pages that repeat a file twice in a row are a RepoProtocolError", asy
   await using emu = await startEmulator({ files: manyFiles(2500) });
   const logger = recordingLogger();
   const fs = dataset(emu, { logger });
-  emu.faults.pageOverlap = 4; // pages 2 and 3, asked for at once, twice
+  // Pages after the first start one file early, as when a file is renamed
+  // to the front of the list between pages: pages 2 and 3, asked for at
+  // once, twice.
+  let overlaps = 4;
+  emu.faults.respond = (request, info) => {
+    const url = new URL(request.url);
+    const offset = Number(url.searchParams.get("offset"));
+    if (info.route !== "listing" || !offset || overlaps-- <= 0) return;
+    url.searchParams.set("offset", String(offset - 1));
+    return info.next(new Request(url, { headers: request.headers }));
+  };
   await rejects(fs.ls(""), (e: unknown) => {
     ok(e instanceof RepoProtocolError, String(e));
     match(
@@ -608,7 +625,7 @@ Deno.test("pages that repeat a file twice in a row are a RepoProtocolError", asy
 Deno.test("a HEAD rate-limited past the retries says so and what the backoff cost", async () => {
   await using emu = await startEmulator({
     files: { "a.bin": "a" },
-    faults: { failures: [{ target: "head", status: 429, count: 3 }] },
+    faults: { rules: [{ route: "head", status: 429, times: 3 }] },
   });
   const fs = dataset(emu, { retry: { retries: 2, baseDelayMs: 40 } });
   const id = emu.fileId("a.bin");
@@ -631,14 +648,14 @@ Deno.test("a HEAD rate-limited past the retries says so and what the backoff cos
 Deno.test("a rate-limited listing keeps the repository's message; other statuses are unchanged", async () => {
   await using emu = await startEmulator({
     files: { "a.bin": "a" },
-    faults: { failures: [{ target: "listing", status: 429, count: 2 }] },
+    faults: { rules: [{ route: "listing", status: 429, times: 2 }] },
   });
   const fs = dataset(emu, { retry: { retries: 1, baseDelayMs: 1 } });
   await rejects(
     fs.ls(""),
     /rate limited by the repository; gave up after 2 attempts and \d+\.\d s of backoff \(Too many requests; the rate limit has been exceeded\.\)$/,
   );
-  emu.faults.failures.push({ target: "listing", status: 503, count: 2 });
+  emu.faults.rules.push({ route: "listing", status: 503, times: 2 });
   await rejects(fs.ls(""), (e: unknown) => {
     ok(e instanceof RepoHttpError && e.status === 503, String(e));
     ok(!e.message.includes("rate limited"), e.message);

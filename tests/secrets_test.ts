@@ -7,6 +7,7 @@ import {
 } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { recordingLogger, shownForms, withStranger } from "./support.ts";
+import { redirects } from "./emulator_faults.ts";
 
 function assertHidden(error: unknown, secret: string): void {
   for (const text of shownForms(error)) ok(!text.includes(secret), text);
@@ -19,7 +20,12 @@ Deno.test("a token with whitespace around it is hidden as fetch sends it, trimme
   await using emu = await startEmulator({
     files: { "a.txt": "a" },
     faults: {
-      failures: [{ target: "listing", status: 401, count: 1, echoToken: true }],
+      rules: [{
+        route: "listing",
+        status: 401,
+        message: (request) =>
+          `Bad API key ${request.headers.get("X-Repo-key")}`,
+      }],
     },
   });
   const fs = new RepoFs({
@@ -39,11 +45,10 @@ Deno.test("a Retry-After that quotes the token is kept without it", async () => 
   await using emu = await startEmulator({
     files: { "a.txt": "a" },
     faults: {
-      failures: [{
-        target: "listing",
+      rules: [{
+        route: "listing",
         status: 503,
-        count: 1,
-        retryAfter: `0, key=${token}`,
+        headers: { "retry-after": `0, key=${token}` },
       }],
     },
   });
@@ -117,7 +122,7 @@ Deno.test("a content URL that holds the token, as given or percent-encoded, or a
     ],
   ];
   for (const [location, problem] of refusals) {
-    emu.faults.location = location;
+    emu.faults.rules = [redirects(303, location)];
     emu.resetCounters();
     const error = await fs.catFile("a.bin").catch((e) => e);
     ok(error instanceof RepoProtocolError, String(error));
@@ -172,8 +177,12 @@ Deno.test("a connection error's message and cause keep no credential of the URL,
   const { port } = closed.addr as Deno.NetAddr;
   closed.close();
   const signature = "0f1e2d3c4b5a69788796a5b4";
-  emu.faults.location =
-    `http://127.0.0.1:${port}/obj?response-content-disposition=a(1)&X-Amz-Signature=${signature}`;
+  emu.faults.rules = [
+    redirects(
+      303,
+      `http://127.0.0.1:${port}/obj?response-content-disposition=a(1)&X-Amz-Signature=${signature}`,
+    ),
+  ];
   const error = await fs.catFile("a.bin").catch((e) => e);
   match(error.message, /connection refused/i);
   ok(error.cause instanceof Error, "the cause is kept, scrubbed");

@@ -14,6 +14,7 @@ import {
 } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { recordingLogger } from "./support.ts";
+import { malformedJson } from "./emulator_faults.ts";
 
 const AWKWARD = {
   "climate.zarr/.zgroup": '{"zarr_format":2}',
@@ -409,7 +410,7 @@ Deno.test("401 and 404 carry the repository's message, never the token", async (
 Deno.test("a malformed listing is a RepoProtocolError and is not cached", async () => {
   await using emu = await startEmulator({
     files: { "a": "1" },
-    faults: { malformedJson: 1 },
+    faults: { rules: [malformedJson()] },
   });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
   await rejects(fs.ls(""), RepoProtocolError);

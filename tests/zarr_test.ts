@@ -374,7 +374,7 @@ Deno.test("a failing read rejects, through the store and through zarr.get", asyn
   const arr = await zarr.open.v2(zarr.root(store).resolve("humidity"), {
     kind: "array",
   });
-  t.emu.faults.failures.push({ target: "content", status: 500, count: 100 });
+  t.emu.faults.rules.push({ route: "content", status: 500, times: 100 });
   const is500 = (e: unknown) => e instanceof RepoHttpError && e.status === 500;
   await rejects(store.get("/humidity/0/0/0"), is500);
   await rejects(store.getRange("/humidity/0/0/0", { suffixLength: 2 }), is500);
@@ -458,12 +458,12 @@ Deno.test("getArray on a pool decodes parts in the workers and joins them value 
   const flags = await getArray(pool, "flags.zarr", "");
   ok(flags.data instanceof zarr.BoolArray, "booleans decoded on this thread");
   deepStrictEqual([...flags.data], [true, false, true, false, true]);
-  t.emu.faults.failures.push({ target: "content", status: 500, count: 100 });
+  t.emu.faults.rules.push({ route: "content", status: 500, times: 100 });
   await rejects(
     getArray(pool, "data/climate_v3.zarr", "wind"),
     (e: unknown) => e instanceof RepoHttpError && e.status === 500,
   );
-  t.emu.faults.failures.length = 0;
+  t.emu.faults.rules.length = 0;
   assertSelection(
     await getArray(pool, "data/climate_v3.zarr", "wind"),
     V3[0],
@@ -706,7 +706,7 @@ Deno.test("a zarr store over a pool passes its signal on to the worker's read", 
   const fresh = new RepoFs({ host: emu.host, pid: emu.pid, version: ":draft" });
   await using stalled = new RepoFsPool(fresh, { workers: 1 });
   await fresh.info("");
-  emu.faults.headDelayMs = 3_600_000;
+  emu.faults.rules.push({ route: "head", delayMs: 3_600_000, times: Infinity });
   const controller = new AbortController();
   const read = zarrStore(stalled, "s.zarr").get("/.zgroup", {
     signal: controller.signal,

@@ -1,14 +1,12 @@
 /**
- * File bytes as an HTTP answer: byte ranges and the body faults. Both the
- * object store and the no-redirect access endpoint answer through here.
+ * File bytes as an HTTP answer, by byte range. Both the object store and
+ * the no-redirect access endpoint answer through here.
  *
  * @module
  */
 
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
-import { type EmulatorFaults, takeCountdown } from "./faults.ts";
-import { goneSignal, sleep, untilAborted } from "./waits.ts";
+import type { Answered } from "./fault_answer.ts";
 
 /** An inclusive byte range. */
 interface ByteRange {
@@ -44,43 +42,21 @@ function parseRange(
 }
 
 /**
- * The answer to a GET or HEAD for file bytes, with the body faults applied,
- * and how many body bytes it sends. Waits for `stall` and `trickle` end when
- * the client goes away or `closed` aborts.
+ * The answer to a GET or HEAD for file bytes, and how many body bytes it
+ * sends: the range asked, `416` past the end, the whole file otherwise.
  */
 export function contentReply(
   request: Request,
   bytes: Uint8Array<ArrayBuffer>,
   contentType: string,
-  faults: EmulatorFaults,
-  closed: AbortSignal = new AbortController().signal,
-): { response: Response; sent: number } {
-  const isGet = request.method !== "HEAD";
-  if (isGet && takeCountdown(faults, "portalPage")) {
-    return wholeAnswer(PORTAL_PAGE, { "content-type": "text/html" }, faults);
-  }
-  if (isGet && takeCountdown(faults, "gzipBody")) {
-    return wholeAnswer(
-      new Uint8Array(gzipSync(bytes)),
-      { "content-type": contentType, "content-encoding": faults.gzipLabel },
-      faults,
-    );
-  }
+): Answered {
   const total = bytes.length;
-  const range = faults.ignoreRange
-    ? null
-    : parseRange(request.headers.get("range"), total);
-  if (range && range !== "unsatisfiable" && faults.rangeCap > 0) {
-    range.end = Math.min(range.end, range.start + faults.rangeCap - 1);
-  }
-  const said = faults.unsaidTotal ? "*" : String(total);
+  const range = parseRange(request.headers.get("range"), total);
   if (range === "unsatisfiable") {
     return {
       response: new Response(null, {
         status: 416,
-        headers: faults.unsaidTotal
-          ? {}
-          : { "content-range": `bytes */${total}` },
+        headers: { "content-range": `bytes */${total}` },
       }),
       sent: 0,
     };
@@ -88,49 +64,20 @@ export function contentReply(
   const headers = new Headers({
     "content-type": contentType,
     "accept-ranges": "bytes",
+    "etag": etagOf(bytes),
   });
-  if (!faults.unsaidTotal) headers.set("etag", etagOf(bytes));
   if (range) {
-    const shift = isGet && takeCountdown(faults, "shiftContentRange") ? 1 : 0;
-    headers.set(
-      "content-range",
-      `bytes ${range.start + shift}-${range.end + shift}/${said}`,
-    );
+    headers.set("content-range", `bytes ${range.start}-${range.end}/${total}`);
   }
   const status = range ? 206 : 200;
   const body = range ? bytes.subarray(range.start, range.end + 1) : bytes;
   headers.set("content-length", String(body.length));
-  if (!isGet) {
+  if (request.method === "HEAD") {
     return { response: new Response(null, { status, headers }), sent: 0 };
   }
-  const half = Math.floor(body.length / 2);
-  let keep = body.length;
-  let stall = false;
-  if (takeCountdown(faults, "drop")) keep = 0;
-  else if (takeCountdown(faults, "truncate")) keep = half;
-  else if ((stall = takeCountdown(faults, "stall"))) keep = half;
-  else if (range && takeCountdown(faults, "shortBody")) {
-    keep = half;
-    headers.set("content-length", String(half));
-  }
-  if (faults.breakAfter > 0) keep = Math.min(keep, faults.breakAfter);
-  const piece = body.subarray(0, keep);
-  const paced = keep < body.length || stall || faults.trickle !== null ||
-    faults.unsaidLength;
-  if (faults.unsaidLength) headers.delete("content-length");
   return {
-    response: new Response(
-      paced
-        ? pacedBody(
-          piece,
-          stall,
-          () => faults.trickle,
-          () => goneSignal(request, closed),
-        )
-        : piece,
-      { status, headers },
-    ),
-    sent: keep,
+    response: new Response(body, { status, headers }),
+    sent: body.length,
   };
 }
 
@@ -144,68 +91,4 @@ function etagOf(bytes: Uint8Array): string {
     etags.set(bytes, etag);
   }
   return etag;
-}
-
-/** What a captive portal or proxy sends instead of the file. */
-const PORTAL_PAGE = new TextEncoder().encode("<html>login</html>");
-
-/**
- * A 200 of `body`, streamed with no `Content-Length` while
- * `faults.unsaidLength` holds.
- */
-function wholeAnswer(
-  body: Uint8Array<ArrayBuffer>,
-  headers: HeadersInit,
-  faults: EmulatorFaults,
-): { response: Response; sent: number } {
-  const streamed = () =>
-    new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(body.slice());
-        controller.close();
-      },
-    });
-  return {
-    response: new Response(faults.unsaidLength ? streamed() : body, {
-      headers,
-    }),
-    sent: body.length,
-  };
-}
-
-/**
- * Streams `piece`, in the steps `pace()` gives while it gives any, then
- * ends, or with `stall` waits until `goneOf()` aborts (the client goes away
- * or the emulator closes) before ending. A body that ends short of its
- * `Content-Length` makes the server drop the connection, which the client
- * sees as an error while reading the body; an erroring stream would do the
- * same but print a stack trace on the server. The chunks are copies, as the
- * server may detach them.
- */
-export function pacedBody(
-  piece: Uint8Array<ArrayBuffer>,
-  stall: boolean,
-  pace: () => EmulatorFaults["trickle"],
-  goneOf: () => AbortSignal,
-): ReadableStream<Uint8Array> {
-  const cancelled = new AbortController();
-  let gone: AbortSignal | undefined;
-  const until = () => gone ??= AbortSignal.any([goneOf(), cancelled.signal]);
-  let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const step = pace();
-      const rest = piece.length - offset;
-      if (rest > 0 && offset > 0 && step) await sleep(step.everyMs, until());
-      if (rest === 0 && stall) await untilAborted(until());
-      if (cancelled.signal.aborted) return;
-      if (rest === 0 || gone?.aborted) return controller.close();
-      const size = step ? Math.max(1, Math.floor(step.bytes)) : rest;
-      controller.enqueue(piece.slice(offset, offset + size));
-      offset = Math.min(piece.length, offset + size);
-    },
-    cancel() {
-      cancelled.abort();
-    },
-  }, { highWaterMark: 0 });
 }

@@ -8,6 +8,7 @@ import type { EmulatorCounters } from "./counters.ts";
 import type { Dataset } from "./dataset.ts";
 import type { EmulatorFaults } from "./faults.ts";
 import type { UrlSigner } from "./signing.ts";
+import type { RequestLedger } from "./respond_hook.ts";
 
 /** The emulator's state as the handlers see it. */
 export interface EmulatorContext {
@@ -31,6 +32,10 @@ export interface EmulatorContext {
   maxPageSize: number;
   /** `http://<host>:<port>` of the object store. */
   storeOrigin: string;
+  /** What each request is: route, file, attempt. */
+  ledger: RequestLedger;
+  /** The dataset path of a file of the main version, by id. */
+  pathOf(fileId: number): string | undefined;
   /** Aborts when the emulator closes. */
   closed: AbortSignal;
   /**

@@ -1,5 +1,7 @@
 /**
- * Fault knobs of the emulator and the bookkeeping that spends them.
+ * The emulator's faults: the link's latency, redirect or not, and one list
+ * of rules that say which requests get what answer. A fault that no rule
+ * describes lives in the test that needs it, as a `respond` hook.
  *
  * @module
  */
@@ -7,76 +9,98 @@
 import type { Respond } from "./respond_hook.ts";
 
 /**
- * Answer a number of matching requests with an error status.
+ * Which requests a rule is for: `listing` the dataset, version and file-list
+ * endpoints; `collection` collection contents; `head` HEADs on the access
+ * endpoint; `content` GETs of file bytes (store or access endpoint); `repo`
+ * every repository request; `store` every store request; `any` everything.
+ */
+export type FaultRoute =
+  | "listing"
+  | "collection"
+  | "head"
+  | "content"
+  | "repo"
+  | "store"
+  | "any";
+
+/**
+ * One fault: which requests it takes (all of `route`, `file`, `method`,
+ * `attempt`, `pathIncludes` that are given must hold) and what their answer
+ * becomes. A rule with an error `status` (400 and up) and no `body` answers
+ * with the emulator's own error for it (the repository's JSON envelope, the
+ * store's S3 XML); any other rule reshapes the emulator's own answer.
  *
  * @example
  * ```ts
- * import { type FailureRule } from "@x/repo-fs/emulator";
- * // Two rate-limited HEADs, without Retry-After, as the repository does.
- * const burst: FailureRule = { target: "head", status: 429, count: 2 };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type FaultRule, startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * // Two rate-limited HEADs, then a content answer cut after 3 bytes.
+ * const rules: FaultRule[] = [
+ *   { route: "head", status: 429, times: 2 },
+ *   { route: "content", cutAfter: 3 },
+ * ];
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": "hello world" },
+ *   faults: { rules },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid, retry: { baseDelayMs: 1 } });
+ * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello world");
+ * strictEqual(emu.counters.heads, 3);
+ * strictEqual(emu.counters.storeGets, 2); // resumed after the cut
  * ```
  */
-export interface FailureRule {
-  /**
-   * Which requests: `repo` every repository request; `listing` the dataset
-   * and version endpoints (file pages and the list of versions included); `head` HEADs on the access endpoint; `content`
-   * store GETs and GETs on the access endpoint; `store` every store request;
-   * `any` everything.
-   */
-  target: "repo" | "listing" | "head" | "content" | "store" | "any";
-  /** The status to answer with, such as 429, 500, 502, 503, 504 or 403. */
-  status: number;
-  /** How many matching requests get it; the rule is dropped when it reaches 0. */
-  count: number;
-  /** Sent as `Retry-After` when set. */
-  retryAfter?: string;
+export interface FaultRule {
+  /** Which requests; default `any`. */
+  route?: FaultRoute;
+  /** Only requests for this file (a dataset path of the main version). */
+  file?: string;
+  /** Only requests with this method, such as `GET` or `HEAD`. */
+  method?: string;
+  /** Only the n-th request (1, 2, …) of its route and file. */
+  attempt?: number;
   /** Only requests whose URL path includes this. */
   pathIncludes?: string;
+  /** How many matching requests it takes; default 1, `Infinity` for all. */
+  times?: number;
+  /** Milliseconds to wait before answering (ends when the client goes away). */
+  delayMs?: number;
+  /** The answer's status. */
+  status?: number;
+  /** The error message of an error answer; a function may quote the request. */
+  message?: string | ((request: Request) => string);
+  /** Headers to set on the answer; `null` removes one (`content-length`: streamed). */
+  headers?: Record<string, string | null>;
+  /** The answer's body instead of the emulator's. */
+  body?: string | Uint8Array;
   /**
-   * When true the answer's message is `Bad API key <key>`, quoting the
-   * token header the request carried, as some installations do.
+   * Body bytes sent before the connection drops (`"half"`: half the body),
+   * with the `Content-Length` of the whole.
    */
-  echoToken?: boolean;
-  /**
-   * When true the answer's message quotes the request's URL, query string
-   * included, as a proxy's error page may: a pre-signed URL's signature.
-   */
-  echoUrl?: boolean;
+  cutAfter?: number | "half";
+  /** Body bytes sent before the body stops and the connection stays open. */
+  stallAfter?: number | "half";
+  /** The body sent `bytes` at a time, `everyMs` apart; read live, so clearing it speeds a body up. */
+  trickle?: { bytes: number; everyMs: number };
 }
 
 /**
- * The fault knobs. They are read on every request, so changing a field of
- * `emulator.faults` takes effect at once.
+ * The live faults. They are read on every request, so a change to
+ * `emulator.faults` (a new rule pushed, `latencyMs` set) takes effect at
+ * once.
  *
  * @example
  * ```ts
- * import { type EmulatorFaults } from "@x/repo-fs/emulator";
- * const faults: EmulatorFaults = {
- *   latencyMs: 0,
- *   redirect: true,
- *   ignoreRange: false,
- *   rangeCap: 0,
- *   breakAfter: 0,
- *   failures: [{ target: "content", status: 503, count: 1, retryAfter: "1" }],
- *   truncate: 1,
- *   drop: 0,
- *   shortBody: 0,
- *   malformedJson: 0,
- *   location: undefined,
- *   redirectStatus: 307,
- *   portalPage: 0,
- *   stall: 0,
- *   trickle: { bytes: 64, everyMs: 10 },
- *   headDelayMs: 0,
- *   shiftContentRange: 0,
- *   pageOverlap: 0,
- *   pageTotalDrift: 0,
- *   unsaidLength: false,
- *   unsaidTotal: false,
- *   gzipBody: 0,
- *   gzipLabel: "gzip",
- *   listingTrickle: null,
- * };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ *
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * emu.faults.redirect = false; // the repository serves the bytes itself
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+ * strictEqual(emu.counters.storeGets, 0);
  * ```
  */
 export interface EmulatorFaults {
@@ -88,183 +112,65 @@ export interface EmulatorFaults {
   latencyMs: number;
   /** True: the access endpoint redirects to the store. False: it serves the bytes itself. */
   redirect: boolean;
-  /** The status the access endpoint redirects with, such as 301, 302, 303, 307 or 308. */
-  redirectStatus: number;
-  /**
-   * `undefined`: redirects point to a signed store URL. A string: every
-   * redirect carries it verbatim as `Location`, however malformed. `null`:
-   * redirects carry no `Location` at all.
-   */
-  location: string | null | undefined;
-  /** Extra delay in milliseconds before a HEAD on the access endpoint is answered, after `latencyMs`. */
-  headDelayMs: number;
-  /** Content answers 200 with the full body even when a Range was asked. */
-  ignoreRange: boolean;
-  /** When above 0, a 206 answer carries at most this many bytes, as some servers cap ranges. */
-  rangeCap: number;
-  /**
-   * When above 0, every content answer to a GET sends at most this many
-   * body bytes, then drops the connection, as a link that breaks off
-   * every answer early.
-   */
-  breakAfter: number;
-  /** Checked in order; the first matching rule answers the request. */
-  failures: FailureRule[];
-  /** The next n content answers send their headers and about half the body, then drop the connection. */
-  truncate: number;
-  /** The next n content answers send their headers, then drop the connection before any body byte. */
-  drop: number;
-  /** The next n 206 answers promise the asked range but send fewer bytes, with a matching `Content-Length`. */
-  shortBody: number;
-  /** The next n JSON answers are not valid JSON (status 200). */
-  malformedJson: number;
-  /**
-   * The next n content answers to GETs are a login page instead of the file:
-   * 200, `text/html`, `<html>login</html>`, whatever range was asked.
-   */
-  portalPage: number;
-  /**
-   * The next n content answers send their headers and about half the body,
-   * then nothing more, keeping the connection open until the client goes
-   * away or the emulator closes.
-   */
-  stall: number;
-  /**
-   * While set, content bodies are sent `bytes` bytes at a time, `everyMs`
-   * milliseconds apart, until done, the client goes away or the emulator
-   * closes.
-   */
-  trickle: { bytes: number; everyMs: number } | null;
-  /**
-   * The next n 206 answers to GETs carry a `Content-Range` shifted up by one
-   * byte (same length and total, same body).
-   */
-  shiftContentRange: number;
-  /**
-   * The next n pages of the paged file list that do not start at offset 0
-   * start one file early, repeating the last file of the page before, as
-   * when a file is renamed to the front of the list between pages.
-   */
-  pageOverlap: number;
-  /**
-   * The next n pages of the paged file list that do not start at offset 0
-   * say `totalCount` is one more than it is, as when a file is added
-   * between pages.
-   */
-  pageTotalDrift: number;
-  /**
-   * While true, content answers carry no `Content-Length`: their bodies are
-   * streamed (chunked), as servers that generate them do.
-   */
-  unsaidLength: boolean;
-  /**
-   * While true, content answers do not say the file's size nor version, as
-   * a server that generates the file while it sends it: a 206 carries
-   * `Content-Range: bytes a-b/*`, a 416 no `Content-Range`, and no answer
-   * an `ETag`.
-   */
-  unsaidTotal: boolean;
-  /**
-   * The next n content answers to GETs are the whole file gzip-compressed,
-   * 200 with `Content-Encoding: gzip`, whatever range was asked.
-   */
-  gzipBody: number;
-  /**
-   * The `Content-Encoding` the `gzipBody` answers carry: `gzip`, or a name
-   * for the same bytes that a client may not decode, such as `x-gzip`.
-   */
-  gzipLabel: string;
-  /** As `trickle`, for the repository's JSON answers: listings and collection contents. */
-  listingTrickle: { bytes: number; everyMs: number } | null;
+  /** Checked in order; the first rule that matches a request shapes its answer. */
+  rules: FaultRule[];
   /**
    * Sees every request of both servers first: answers it with a `Response`
    * of its own, or with a changed `info.next()`, or with `undefined` for the
-   * emulator's own answer. A fault that no knob describes lives here, in
-   * the test that needs it.
+   * emulator's own answer.
    */
   respond?: Respond;
 }
 
-/** The one-shot knobs that count down. */
-export type CountdownFault =
-  | "truncate"
-  | "drop"
-  | "shortBody"
-  | "malformedJson"
-  | "portalPage"
-  | "stall"
-  | "shiftContentRange"
-  | "pageOverlap"
-  | "pageTotalDrift"
-  | "gzipBody";
-
-/**
- * The knobs with their defaults, overridden by `initial`. The failure rules
- * are copied so that spending them leaves the caller's array alone.
- */
+/** The faults with their defaults, overridden by `initial`; the rules are copied. */
 export function createFaults(
   initial: Partial<EmulatorFaults> = {},
 ): EmulatorFaults {
   return {
     latencyMs: 0,
     redirect: true,
-    redirectStatus: 303,
-    location: undefined,
-    headDelayMs: 0,
-    ignoreRange: false,
-    rangeCap: 0,
-    breakAfter: 0,
-    truncate: 0,
-    drop: 0,
-    shortBody: 0,
-    malformedJson: 0,
-    portalPage: 0,
-    stall: 0,
-    trickle: null,
-    shiftContentRange: 0,
-    pageOverlap: 0,
-    pageTotalDrift: 0,
-    unsaidLength: false,
-    unsaidTotal: false,
-    gzipBody: 0,
-    gzipLabel: "gzip",
-    listingTrickle: null,
     ...initial,
-    failures: (initial.failures ?? []).map((rule) => ({ ...rule })),
+    rules: (initial.rules ?? []).map((rule) => ({ ...rule })),
   };
 }
 
-/**
- * Spends one use of the first rule that matches a request and returns it;
- * `undefined` when none matches. `targets` are the rule targets the request
- * falls under (`any` is implied).
- */
-export function takeFailure(
+/** What a request is, for matching rules. */
+export interface FaultTarget {
+  /** The routes the request falls under (`any` is implied). */
+  routes: readonly FaultRoute[];
+  /** The request's method. */
+  method: string;
+  /** Its URL path. */
+  path: string;
+  /** The file asked for, by dataset path. */
+  file?: string;
+  /** Which request of its route and file this is, from 1. */
+  attempt: number;
+}
+
+/** Spends one use of the first rule that matches; `undefined` when none does. */
+export function takeRule(
   faults: EmulatorFaults,
-  targets: readonly FailureRule["target"][],
-  path: string,
-): FailureRule | undefined {
-  const rules = faults.failures;
+  target: FaultTarget,
+): FaultRule | undefined {
+  const rules = faults.rules;
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
-    if (rule.count <= 0) continue;
-    if (rule.target !== "any" && !targets.includes(rule.target)) continue;
-    if (rule.pathIncludes !== undefined && !path.includes(rule.pathIncludes)) {
-      continue;
-    }
-    rule.count--;
-    if (rule.count === 0) rules.splice(i, 1);
+    if (!matches(rule, target)) continue;
+    const times = (rule.times ?? 1) - 1;
+    if (times <= 0) rules.splice(i, 1);
+    else rule.times = times;
     return rule;
   }
   return undefined;
 }
 
-/** Spends one use of a countdown knob; true when it had one left. */
-export function takeCountdown(
-  faults: EmulatorFaults,
-  knob: CountdownFault,
-): boolean {
-  if (faults[knob] <= 0) return false;
-  faults[knob]--;
-  return true;
+function matches(rule: FaultRule, target: FaultTarget): boolean {
+  const route = rule.route ?? "any";
+  return (route === "any" || target.routes.includes(route)) &&
+    (rule.file === undefined || rule.file === target.file) &&
+    (rule.method === undefined || rule.method === target.method) &&
+    (rule.attempt === undefined || rule.attempt === target.attempt) &&
+    (rule.pathIncludes === undefined ||
+      target.path.includes(rule.pathIncludes));
 }

@@ -9,8 +9,6 @@
 
 import type { EmulatorContext } from "./context.ts";
 import { type Dataset, findVersion } from "./dataset.ts";
-import { pacedBody } from "./content.ts";
-import { takeCountdown } from "./faults.ts";
 import { fileAnswer, versionSummary } from "./metadata.ts";
 import { envelopeError, jsonReply } from "./replies.ts";
 
@@ -31,11 +29,11 @@ export function listingAnswer(
   const pid = url.searchParams.get("persistentId") ?? "";
   if (!samePid(pid, dataset.pid)) return datasetNotFound(pid);
   if (versionName === undefined) {
-    return jsonAnswer(context, dataset.datasetJson);
+    return jsonReply(dataset.datasetJson);
   }
   const version = findVersion(dataset, versionName);
   if (!version) return versionNotFound(versionName, pid);
-  return jsonAnswer(context, version.json);
+  return jsonReply(version.json);
 }
 
 /**
@@ -49,7 +47,7 @@ export function filePageAnswer(
   versionName: string,
 ): Response {
   if (!context.pagedFiles) return noSuchEndpoint();
-  const { dataset, faults } = context;
+  const { dataset } = context;
   const pid = url.searchParams.get("persistentId") ?? "";
   if (!samePid(pid, dataset.pid)) return datasetNotFound(pid);
   const version = findVersion(dataset, versionName);
@@ -62,19 +60,11 @@ export function filePageAnswer(
   if (limit === undefined || offset === undefined) {
     return envelopeError(400, "limit and offset must be whole numbers >= 0.");
   }
-  const later = offset > 0;
-  const start = later && takeCountdown(faults, "pageOverlap")
-    ? offset - 1
-    : offset;
-  const drift = later && takeCountdown(faults, "pageTotalDrift") ? 1 : 0;
   const page = files.slice(
-    start,
-    start + Math.min(limit, context.maxPageSize),
+    offset,
+    offset + Math.min(limit, context.maxPageSize),
   );
-  return jsonAnswer(
-    context,
-    okJson({ data: page, totalCount: files.length + drift }),
-  );
+  return jsonReply(okJson({ data: page, totalCount: files.length }));
 }
 
 /** `/versions`: every version, newest first, without files. */
@@ -88,7 +78,7 @@ export function versionListAnswer(
   const versions = [dataset.main, ...dataset.named.values()]
     .map((version) => versionSummary(version.object))
     .sort((a, b) => (b.id as number) - (a.id as number));
-  return jsonAnswer(context, okJson({ data: versions }));
+  return jsonReply(okJson({ data: versions }));
 }
 
 /**
@@ -115,24 +105,7 @@ export function filePidAnswer(context: EmulatorContext, url: URL): Response {
   if (found === undefined) {
     return envelopeError(404, `Datafile with Persistent ID ${pid} not found.`);
   }
-  return jsonAnswer(context, okJson({ data: fileAnswer(...found) }));
-}
-
-/**
- * A JSON answer from pre-encoded bytes, cut in half while the
- * `malformedJson` fault lasts.
- */
-export function jsonAnswer(
-  context: EmulatorContext,
-  body: Uint8Array<ArrayBuffer>,
-): Response {
-  const { faults } = context;
-  const sent = takeCountdown(faults, "malformedJson")
-    ? body.subarray(0, Math.floor(body.length / 2))
-    : body;
-  if (faults.listingTrickle === null) return jsonReply(sent);
-  const pace = () => faults.listingTrickle;
-  return jsonReply(pacedBody(sent, false, pace, () => context.closed));
+  return jsonReply(okJson({ data: fileAnswer(...found) }));
 }
 
 /** The 404 of a path no route takes. */

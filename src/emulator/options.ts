@@ -151,7 +151,7 @@ export interface EmulatorOptions {
   storeOrigin?: string;
   /** Interface both servers listen on. Default `127.0.0.1`. */
   hostname?: string;
-  /** Fault knobs to start with; they stay adjustable through `emulator.faults`. */
+  /** Faults to start with (latency, redirect or not, rules, a respond hook); they stay adjustable through `emulator.faults`. */
   faults?: Partial<EmulatorFaults>;
   /** The header that carries the token. Default `X-Repo-key`. */
   tokenHeader?: string;

@@ -5,8 +5,6 @@
  * @module
  */
 
-import type { FailureRule } from "./faults.ts";
-
 const FAILURE_TEXT: Record<number, [code: string, message: string]> = {
   400: [
     "InvalidRequest",
@@ -57,29 +55,19 @@ export function xmlError(
 }
 
 /**
- * The answer of a failure rule, in the format of the origin it fires on.
- * `key` is the `X-Repo-key` the request carried, quoted by `echoToken` rules;
- * `url` the request's URL, quoted by `echoUrl` rules.
+ * The emulator's own error answer of `status`, in the format of the origin:
+ * the repository's JSON envelope, the store's S3 XML.
  */
 export function failureReply(
-  rule: FailureRule,
+  status: number,
   origin: "repo" | "store",
-  key: string | null = null,
-  url = "",
+  message?: string,
 ): Response {
-  const [code, standard] = FAILURE_TEXT[rule.status] ??
-    ["InternalError", `Injected failure ${rule.status}.`];
-  const message = rule.echoToken
-    ? (key === null ? "Bad API key" : `Bad API key ${key}`)
-    : rule.echoUrl
-    ? `${standard.replace(/\.$/, "")} for ${url}`
-    : standard;
-  const headers: Record<string, string> = rule.retryAfter === undefined
-    ? {}
-    : { "retry-after": rule.retryAfter };
+  const [code, standard] = FAILURE_TEXT[status] ??
+    ["InternalError", `Injected failure ${status}.`];
   return origin === "repo"
-    ? envelopeError(rule.status, message, headers)
-    : xmlError(rule.status, code, message, headers);
+    ? envelopeError(status, message ?? standard)
+    : xmlError(status, code, message ?? standard);
 }
 
 /** An answer nobody reads: its client went away while the request waited. */

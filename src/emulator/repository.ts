@@ -11,16 +11,16 @@ import type { EmulatorContext } from "./context.ts";
 import { enterInFlight } from "./counters.ts";
 import { embargoActive } from "../api/listing_entry.ts";
 import type { StoredFile } from "./dataset.ts";
-import { type FailureRule, takeFailure } from "./faults.ts";
+import { type Answered, answerWithRules } from "./fault_answer.ts";
+import type { FaultRoute } from "./faults.ts";
 import {
   filePageAnswer,
   filePidAnswer,
-  jsonAnswer,
   listingAnswer,
   noSuchEndpoint,
   versionListAnswer,
 } from "./listings.ts";
-import { clientGone, envelopeError, failureReply } from "./replies.ts";
+import { clientGone, envelopeError, jsonReply } from "./replies.ts";
 
 type Route =
   | { kind: "collection"; alias: string }
@@ -38,71 +38,81 @@ const LISTING_KINDS = new Set<Route["kind"]>(["listing", "files", "versions"]);
 export function repositoryHandler(
   context: EmulatorContext,
 ): (request: Request) => Promise<Response> {
-  const { counters, faults, tokenHeader } = context;
+  const { counters, faults } = context;
   const collections = new RegExp(
     `^/api/${RegExp.escape(context.collectionsPath)}/([^/]+)/contents/?$`,
   );
   return async (request) => {
     const url = new URL(request.url);
     const route = matchRoute(request.method, url.pathname, collections);
-    const targets: FailureRule["target"][] = ["repo"];
+    const routes: FaultRoute[] = [];
     let leaveHead: (() => void) | undefined;
     let leaveListing: (() => void) | undefined;
-    if (route.kind === "collection") counters.collectionCalls++;
+    if (route.kind === "collection") {
+      counters.collectionCalls++;
+      routes.push("collection");
+    }
     if (LISTING_KINDS.has(route.kind)) {
       leaveListing = enterInFlight(counters, "listing");
-      targets.push("listing");
+      routes.push("listing");
     }
     if (route.kind === "access" && request.method === "HEAD") {
       leaveHead = enterInFlight(counters, "head");
-      targets.push("head");
+      routes.push("head");
     }
     if (route.kind === "access" && request.method === "GET") {
       counters.accessGets++;
-      targets.push("content");
+      routes.push("content");
     }
     try {
-      const left = await context.pause(request, faults.latencyMs) ||
-        (leaveHead !== undefined &&
-          await context.pause(request, faults.headDelayMs));
-      if (left) return clientGone();
-      const rule = takeFailure(faults, targets, url.pathname);
-      if (rule) {
-        counters.failuresInjected++;
-        return failureReply(
-          rule,
-          "repo",
-          request.headers.get(tokenHeader),
-          request.url,
-        );
-      }
-      if (
-        context.token !== undefined &&
-        request.headers.get(tokenHeader) !== context.token
-      ) {
-        return envelopeError(401, "Bad API key");
-      }
-      switch (route.kind) {
-        case "collection":
-          return collection(context, route.alias);
-        case "listing":
-          return listingAnswer(context, url, route.version);
-        case "files":
-          return filePageAnswer(context, url, route.version);
-        case "versions":
-          return versionListAnswer(context, url);
-        case "filePid":
-          return filePidAnswer(context, url);
-        case "access":
-          return access(context, request, route.id);
-        case "unknown":
-          return noSuchEndpoint();
-      }
+      if (await context.pause(request, faults.latencyMs)) return clientGone();
+      const { response, sent } = await answerWithRules(
+        context,
+        "repo",
+        request,
+        routes,
+        () => answer(context, request, url, route),
+      );
+      if (route.kind === "access") counters.accessBytes += sent;
+      return response;
     } finally {
       leaveHead?.();
       leaveListing?.();
     }
   };
+}
+
+/** The repository's own answer to `request`, and the content bytes it sends. */
+function answer(
+  context: EmulatorContext,
+  request: Request,
+  url: URL,
+  route: Route,
+): Answered {
+  const { token, tokenHeader } = context;
+  if (token !== undefined && request.headers.get(tokenHeader) !== token) {
+    return json(envelopeError(401, "Bad API key"));
+  }
+  switch (route.kind) {
+    case "collection":
+      return json(collection(context, route.alias));
+    case "listing":
+      return json(listingAnswer(context, url, route.version));
+    case "files":
+      return json(filePageAnswer(context, url, route.version));
+    case "versions":
+      return json(versionListAnswer(context, url));
+    case "filePid":
+      return json(filePidAnswer(context, url));
+    case "access":
+      return access(context, request, route.id);
+    case "unknown":
+      return json(noSuchEndpoint());
+  }
+}
+
+function json(response: Response): Answered {
+  return { response, sent: 0 };
 }
 
 function matchRoute(method: string, path: string, collections: RegExp): Route {
@@ -141,7 +151,7 @@ function collection(context: EmulatorContext, alias: string): Response {
       `Can't find dataverse with identifier='${alias}'`,
     );
   }
-  return jsonAnswer(context, context.dataset.collectionJson);
+  return jsonReply(context.dataset.collectionJson);
 }
 
 /**
@@ -154,53 +164,36 @@ function access(
   context: EmulatorContext,
   request: Request,
   id: string,
-): Response {
+): Answered {
   const listed = /^\d+$/.test(id)
     ? context.dataset.filesById.get(Number(id))
     : undefined;
-  if (!listed) return envelopeError(404, "File not found for given id.");
+  if (!listed) return json(envelopeError(404, "File not found for given id."));
   const locked = listed.restricted ||
     (listed.embargo !== undefined && embargoActive(listed.embargo));
   const granted = listed.grantedToTokenHolder &&
     context.token !== undefined &&
     request.headers.get(context.tokenHeader) === context.token;
   if (locked && !granted) {
-    return envelopeError(
+    return json(envelopeError(
       403,
       "Not authorized to access this object via this API endpoint.",
-    );
+    ));
   }
   const original = new URL(request.url).searchParams.get("format") ===
     "original";
   const file = original ? listed.original ?? listed : listed;
-  if (context.faults.redirect) return redirectToStore(context, file);
-  const { response, sent } = contentReply(
-    request,
-    file.bytes,
-    file.contentType,
-    context.faults,
-    context.closed,
-  );
-  context.counters.accessBytes += sent;
-  return response;
+  if (context.faults.redirect) return json(redirectToStore(context, file));
+  return contentReply(request, file.bytes, file.contentType);
 }
 
 function redirectToStore(
   context: EmulatorContext,
   file: StoredFile,
 ): Response {
-  const { location, redirectStatus } = context.faults;
-  const headers = new Headers();
-  if (location === undefined) {
-    headers.set(
-      "location",
-      context.storeOrigin + file.storagePath +
-        context.signer.sign(file.storagePath),
-    );
-  } else if (location !== null) {
-    headers.set("location", location);
-  }
-  return new Response(null, { status: redirectStatus, headers });
+  const location = context.storeOrigin + file.storagePath +
+    context.signer.sign(file.storagePath);
+  return new Response(null, { status: 303, headers: { location } });
 }
 
 function decode(segment: string): string {

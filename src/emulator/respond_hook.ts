@@ -1,7 +1,7 @@
 /**
- * The emulator's general fault seam: a test's own `respond` function sees
- * every request first and may answer it, change the emulator's answer, or
- * leave it alone.
+ * What each request is (its route, file and attempt), and the emulator's
+ * general fault seam: a test's own `respond` function sees every request
+ * first and may answer it, change the emulator's answer, or leave it alone.
  *
  * @module
  */
@@ -24,8 +24,12 @@ export interface RequestInfo {
   attempt: number;
   /** Aborts when the client goes away or the emulator closes: end endless bodies on it. */
   signal: AbortSignal;
-  /** The emulator's own answer (counted, with its faults), to pass on or change. */
-  next(): Promise<Response>;
+  /**
+   * The emulator's own answer (counted, with its fault rules), to pass on
+   * or change; given a request of its own (another `Range`, say), the
+   * answer to that one, counted as this request.
+   */
+  next(request?: Request): Promise<Response>;
 }
 
 /**
@@ -37,29 +41,58 @@ export type Respond = (
   info: RequestInfo,
 ) => Response | undefined | Promise<Response | undefined>;
 
+type Seen = Pick<RequestInfo, "origin" | "route" | "fileId" | "attempt">;
+
+/** Classifies and counts every request once, so rules and hooks agree on its attempt. */
+export class RequestLedger {
+  readonly #attempts = new Map<string, number>();
+  readonly #seen = new WeakMap<Request, Seen>();
+
+  /** @param storedFileId the file a store path serves */
+  constructor(
+    readonly storedFileId: (pathname: string) => number | undefined,
+  ) {}
+
+  /** What `request` is, counted the first time it is asked. */
+  of(origin: RequestInfo["origin"], request: Request): Seen {
+    let seen = this.#seen.get(request);
+    if (seen === undefined) {
+      const { route, fileId } = classify(origin, request, this.storedFileId);
+      const key = `${origin} ${route} ${fileId ?? ""}`;
+      const attempt = (this.#attempts.get(key) ?? 0) + 1;
+      this.#attempts.set(key, attempt);
+      seen = { origin, route, fileId, attempt };
+      this.#seen.set(request, seen);
+    }
+    return seen;
+  }
+
+  /** `substitute` stands for `original`: the same route, file and attempt. */
+  alias(substitute: Request, original: Request): void {
+    const seen = this.#seen.get(original);
+    if (seen !== undefined) this.#seen.set(substitute, seen);
+  }
+}
+
 /** Calls `respond()` (read live, so a test may set it at any time) before `handler`. */
 export function withRespondHook(
   origin: RequestInfo["origin"],
   handler: (request: Request) => Promise<Response>,
   hook: { respond?: Respond },
-  storedFileId: (pathname: string) => number | undefined,
+  ledger: RequestLedger,
   closed: AbortSignal,
 ): (request: Request) => Promise<Response> {
-  const attempts = new Map<string, number>();
   return async (request) => {
+    const seen = ledger.of(origin, request);
     const respond = hook.respond;
     if (respond === undefined) return await handler(request);
-    const { route, fileId } = classify(origin, request, storedFileId);
-    const key = `${origin} ${route} ${fileId ?? ""}`;
-    const attempt = (attempts.get(key) ?? 0) + 1;
-    attempts.set(key, attempt);
     const info: RequestInfo = {
-      origin,
-      route,
-      fileId,
-      attempt,
+      ...seen,
       signal: goneSignal(request, closed),
-      next: () => handler(request),
+      next: (substitute = request) => {
+        ledger.alias(substitute, request);
+        return handler(substitute);
+      },
     };
     return await respond(request, info) ?? await handler(request);
   };

@@ -21,7 +21,7 @@ import { UrlSigner } from "./signing.ts";
 import { collectSources } from "./sources.ts";
 import { storeHandler } from "./store.ts";
 import { withCors } from "./cors.ts";
-import { withRespondHook } from "./respond_hook.ts";
+import { RequestLedger, withRespondHook } from "./respond_hook.ts";
 import { goneSignal, sleep } from "./waits.ts";
 
 /**
@@ -192,7 +192,7 @@ export interface Emulator extends AsyncDisposable {
  * import { strictEqual } from "node:assert/strict";
  * await using emu = await startEmulator({
  *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}' },
- *   faults: { failures: [{ target: "head", status: 429, count: 1 }] },
+ *   faults: { rules: [{ route: "head", status: 429 }] },
  * });
  * const response = await fetch(
  *   `${emu.host}/api/datasets/:persistentId/?persistentId=${emu.pid}`,
@@ -222,8 +222,12 @@ export async function startEmulator(
     options,
   );
   const hostname = options.hostname ?? "127.0.0.1";
-  const storedFileId = (pathname: string) =>
-    dataset.filesByStoragePath.get(pathname)?.id;
+  const ledger = new RequestLedger((pathname) =>
+    dataset.filesByStoragePath.get(pathname)?.id
+  );
+  const paths = new Map(
+    [...dataset.main.idsByPath].map(([path, id]) => [id, path]),
+  );
   const lifecycle = new AbortController();
   const context: EmulatorContext = {
     dataset,
@@ -235,6 +239,8 @@ export async function startEmulator(
     pagedFiles: options.pagedFiles ?? true,
     maxPageSize,
     storeOrigin: "",
+    ledger,
+    pathOf: (id) => paths.get(id),
     closed: lifecycle.signal,
     pause: (request, ms) => pause(request, ms, lifecycle.signal),
   };
@@ -246,7 +252,7 @@ export async function startEmulator(
           "store",
           storeHandler(context),
           context.faults,
-          storedFileId,
+          ledger,
           lifecycle.signal,
         ),
         context.tokenHeader,
@@ -265,7 +271,7 @@ export async function startEmulator(
           "repository",
           repositoryHandler(context),
           context.faults,
-          storedFileId,
+          ledger,
           lifecycle.signal,
         ),
         context.tokenHeader,

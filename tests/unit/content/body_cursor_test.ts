@@ -18,7 +18,7 @@ Deno.test("BodyCursor: Bytes `start` up to `end` (exclusive; the end of the file
   // The first answer drops its connection half-way.
   await using emu = await startEmulator({
     files: { "a.txt": "hello world" },
-    faults: { truncate: 1 },
+    faults: { rules: [{ route: "content", cutAfter: "half" }] },
   });
   const api = RepoApi.connect({
     host: emu.host,

@@ -59,8 +59,10 @@ Deno.test("filePidAnswer: `/api/files/:persistentId/`: the file entry of the fil
   strictEqual(data.datasetVersion.datasetPersistentId, emu.pid);
 });
 
-Deno.test("jsonAnswer: A JSON answer from pre-encoded bytes, cut in half while the `malformedJson` fault lasts", async () => {
-  await using emu = await startEmulator({ faults: { malformedJson: 1 } });
+Deno.test("a rule's body replaces a JSON answer once", async () => {
+  await using emu = await startEmulator({
+    faults: { rules: [{ route: "collection", body: '{"status":"O' }] },
+  });
   const contents = () => fetch(`${emu.host}/api/repos/root/contents`);
   await rejects((await contents()).json(), SyntaxError); // cut in half
   strictEqual((await (await contents()).json()).status, "OK");

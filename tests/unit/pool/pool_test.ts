@@ -18,11 +18,12 @@ Deno.test("crashWorker: Test seam: worker `index` of `pool` throws an uncaught e
     { workers: 1 },
   );
   await pool.catFile("a.txt"); // the worker is up
-  emu.faults.headDelayMs = 60_000; // b.txt's URL takes a minute to come
+  // b.txt's URL takes a minute to come
+  emu.faults.rules.push({ route: "head", delayMs: 60_000, times: Infinity });
   const read = pool.catFile("b.txt");
   crashWorker(pool, 0);
   await rejects(read, WorkerCrashedError);
-  emu.faults.headDelayMs = 0;
+  emu.faults.rules = [];
   const again = await pool.catFile("b.txt"); // read by the worker that took its place
   strictEqual(new TextDecoder().decode(again), "world");
 });
