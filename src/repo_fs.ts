@@ -26,7 +26,12 @@ import {
   type SerializedOptions,
   type SerializedRepoFs,
 } from "./serialize.ts";
-import type { FileInfo, Logger, RepoFsOptions } from "./base/types.ts";
+import type {
+  FileInfo,
+  Logger,
+  RepoFsOptions,
+  UrlCoordinator,
+} from "./base/types.ts";
 import { type ReadOptions, type RepoFile, repoFile } from "./repo_file.ts";
 import {
   cat,
@@ -79,6 +84,8 @@ export interface RestoreOptions {
   logger?: Logger;
   /** Transport. */
   fetch?: typeof fetch;
+  /** The fleet's coordinator (a live object, so not part of the plain form). */
+  coordinator?: UrlCoordinator;
 }
 
 /** The option key under which a pool's worker hands its instance the main thread's URLs. */

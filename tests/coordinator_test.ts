@@ -336,6 +336,21 @@ Deno.test("the coordinator option takes what redisCoordinator returns: a bare UR
   });
 });
 
+Deno.test("a coordinator is not part of the plain form: RepoFs.fromSerialized takes it again", async () => {
+  await using emu = await startEmulator({ files: dataset(1) });
+  const coordinator = redisCoordinator("redis://127.0.0.1:9");
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid, coordinator });
+  const plain = JSON.parse(JSON.stringify(fs.serialize()));
+  equal(JSON.stringify(plain).includes("127.0.0.1:9"), false);
+  const alone = RepoFs.fromSerialized(plain);
+  const path = (await alone.find(""))[0];
+  equal((await alone.catFile(path)).byteLength > 0, true);
+  equal(emu.counters.heads, 1);
+  const again = RepoFs.fromSerialized(plain, { coordinator });
+  await rejects(again.catFile(path), { name: "CoordinatorError" });
+  equal(emu.counters.heads, 1);
+});
+
 Deno.test({
   name: "an unreachable coordinator fails the read and sends no HEAD",
   async fn() {
