@@ -36,16 +36,12 @@
 export {
   type FindOptions,
   listCollection,
-  type ReadOptions,
-  type RepoFile,
   RepoFs,
   type RestoreOptions,
 } from "./src/repo_fs.ts";
-export {
-  type PoolOptions,
-  type RangeRequest,
-  RepoFsPool,
-} from "./src/pool/pool.ts";
+export type { ReadOptions, RepoFile } from "./src/repo_file.ts";
+export type { RangeRequest, WalkEntry } from "./src/tree/verbs.ts";
+export { type PoolOptions, RepoFsPool } from "./src/pool/pool.ts";
 export {
   DeaccessionedError,
   IsADirectoryError,
@@ -56,25 +52,21 @@ export {
   RepoProtocolError,
   WorkerCrashedError,
 } from "./src/base/errors.ts";
-export { CoordinatorError } from "./src/fleet/coordinator_connection.ts";
 export type {
   Checksum,
+  ContentKey,
   FileInfo,
   Logger,
   RepoFsOptions,
+  ResolvedUrl,
   RetryOptions,
+  SharedUrls,
   TabularView,
+  UrlCoordinator,
 } from "./src/base/types.ts";
 export type { ChecksumKind } from "./src/base/checksum.ts";
 export type { SerializedOptions, SerializedRepoFs } from "./src/serialize.ts";
 export type { RejectedEntry } from "./src/tree/routing_table.ts";
-export {
-  parseShard,
-  type Shard,
-  type ShardableFile,
-  shardFromEnvironment,
-  shardOf,
-} from "./src/fleet/shards.ts";
 export type {
   Downloaded,
   DownloadToFileOptions,

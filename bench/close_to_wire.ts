@@ -405,6 +405,7 @@ function baselineRead(
       createQueue: () =>
         chunkQueue(
           new ReadWindow({ initial: fixed, floor: fixed, ceiling: fixed }),
+          () => 0,
         ),
     }
     : {};

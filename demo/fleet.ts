@@ -27,13 +27,13 @@
 
 import { parseArgs } from "node:util";
 import * as zarr from "zarrita";
+import { RepoFs, RepoFsPool } from "../mod.ts";
 import {
   parseShard,
-  RepoFs,
-  RepoFsPool,
+  redisCoordinator,
   type Shard,
   shardFromEnvironment,
-} from "../mod.ts";
+} from "../fleet.ts";
 import { startEmulator } from "../emulator.ts";
 import { chunkShard, getArray, zarrStore } from "../zarr.ts";
 import { SAMPLE_STORE, sampleDataset } from "./sample_dataset.ts";
@@ -88,12 +88,13 @@ if (args.shard !== undefined && args.host !== undefined) {
 
 /** This process's share of the array, read and summed up. */
 async function readShare(shard: Shard): Promise<Stats> {
+  const coordinator = args.coordinator ||
+    Deno.env.get("REPO_FS_COORDINATOR");
   const fs = new RepoFs({
     host: args.host!,
     pid: args.pid!,
     token: Deno.env.get("REPO_API_TOKEN") || undefined,
-    coordinator: args.coordinator ||
-      Deno.env.get("REPO_FS_COORDINATOR") || undefined,
+    coordinator: coordinator ? redisCoordinator(coordinator) : undefined,
   });
   const store = await zarr.withMaybeConsolidatedMetadata(
     zarrStore(fs, args.store),

@@ -18,40 +18,42 @@ import { findQuery, globQuery } from "./tree/table_queries.ts";
 import { normalizePid } from "./api/pid.ts";
 import { RepoApi } from "./api/repo_api.ts";
 import { RetryPolicy } from "./api/retry.ts";
+import { countRetriesOf } from "./base/retry_count.ts";
 import { redactingLogger } from "./base/secrets.ts";
 import { UrlCacheFile } from "./urls/url_cache_file.ts";
-import { Coordinator } from "./fleet/coordinator.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
 import {
   checkSerialized,
   type SerializedOptions,
   type SerializedRepoFs,
 } from "./serialize.ts";
-import type { FileInfo, Logger, RepoFsOptions } from "./base/types.ts";
+import type {
+  FileInfo,
+  Logger,
+  RepoFsOptions,
+  UrlCoordinator,
+} from "./base/types.ts";
+import { type ReadOptions, type RepoFile, repoFile } from "./repo_file.ts";
+import {
+  cat,
+  catRanges,
+  du,
+  isDir,
+  isFile,
+  type RangeRequest,
+  walk,
+  type WalkEntry,
+} from "./tree/verbs.ts";
+import type {
+  Downloaded,
+  DownloadToFileOptions,
+} from "./download/file_download.ts";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_GET_CONCURRENCY = 256;
 
 /** Tables shared by instances created with the same storage options. */
 const sharedTables = new Map<string, Promise<RoutingTable>>();
-
-/**
- * Options of a byte-range read.
- *
- * @example
- * ```ts
- * import { type ReadOptions } from "@x/repo-fs";
- * const lastKiB: ReadOptions = { start: -1024 };
- * ```
- */
-export interface ReadOptions {
-  /** First byte (negative: from the end). Default 0. */
-  start?: number | null;
-  /** Byte after the last (exclusive; negative: from the end). Default: end of file. */
-  end?: number | null;
-  /** Aborts the read. */
-  signal?: AbortSignal;
-}
 
 /**
  * Options of `find`.
@@ -70,42 +72,6 @@ export interface FindOptions {
 }
 
 /**
- * An open file: random access and streaming without holding it in memory.
- *
- * @example
- * ```ts
- * import { RepoFs } from "@x/repo-fs";
- * import { startEmulator } from "@x/repo-fs/emulator";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({
- *   files: { "big/archive.bin": new Uint8Array(100_000) },
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- *
- * const file = await fs.open("big/archive.bin");
- * const header = await file.read(0, 512);
- * strictEqual(header.byteLength, 512);
- * let streamed = 0;
- * for await (const chunk of file.stream()) streamed += chunk.byteLength;
- * strictEqual(streamed, file.size);
- * ```
- */
-export interface RepoFile {
-  /** Path from the dataset root. */
-  readonly path: string;
-  /** Listed size, `null` when the listing gave none. */
-  readonly size: number | null;
-  /** Bytes `start` to `end` (exclusive; negatives from the end). */
-  read(
-    start?: number,
-    end?: number,
-    options?: { signal?: AbortSignal },
-  ): Promise<Uint8Array>;
-  /** The whole file as a stream, one network chunk in memory at a time. */
-  stream(options?: { signal?: AbortSignal }): ReadableStream<Uint8Array>;
-}
-
-/**
  * What a rebuilt instance takes that cannot be serialised.
  *
  * @example
@@ -119,6 +85,8 @@ export interface RestoreOptions {
   logger?: Logger;
   /** Transport. */
   fetch?: typeof fetch;
+  /** The fleet's coordinator (a live object, so not part of the plain form). */
+  coordinator?: UrlCoordinator;
 }
 
 /** The option key under which a pool's worker hands its instance the main thread's URLs. */
@@ -223,6 +191,15 @@ export class RepoFs {
     if (token !== undefined && (typeof token !== "string" || token === "")) {
       throw new TypeError("token must be a non-empty string when given");
     }
+    if (
+      coordinator !== undefined && typeof coordinator?.share !== "function"
+    ) {
+      throw new TypeError(
+        `coordinator must be what redisCoordinator(url) of @x/repo-fs/fleet returns, got ${
+          JSON.stringify(coordinator)
+        }`,
+      );
+    }
     if (tabular !== "archival" && tabular !== "original") {
       throw new TypeError(
         `tabular must be "archival" or "original", got ${
@@ -231,6 +208,7 @@ export class RepoFs {
       );
     }
     const retry = new RetryPolicy(options.retry);
+    countRetriesOf(this, () => retry.backoffs);
     this.#api = RepoApi.connect({ ...options, timeoutMs, retry });
     this.host = host;
     this.pid = normalPid;
@@ -262,12 +240,7 @@ export class RepoFs {
         urlCacheDir === undefined
           ? undefined
           : new UrlCacheFile(urlCacheDir, scope, this.#logger),
-        coordinator === undefined ? undefined : new Coordinator(
-          coordinator,
-          this.#api.base,
-          headConcurrency,
-          this.#logger,
-        ),
+        coordinator?.share(this.#api.base, headConcurrency, this.#logger),
       );
     }
     this.#urls = shared ?? this.#cache!;
@@ -388,6 +361,54 @@ export class RepoFs {
   }
 
   /**
+   * One `Uint8Array` per request, in request order, read at the same time.
+   * Aborting `signal` stops every read still running.
+   */
+  catRanges(
+    requests: RangeRequest[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Uint8Array[]> {
+    return catRanges(this, requests, options);
+  }
+
+  /**
+   * The bytes of every file `paths` names, by path: each is a file, or a
+   * glob pattern for the files it matches (fsspec's `cat`).
+   */
+  cat(
+    paths: string | string[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Record<string, Uint8Array>> {
+    return cat(this, paths, options);
+  }
+
+  /** Whether `path` is a directory; `false` when it is missing. */
+  isDir(path: string): Promise<boolean> {
+    return isDir(this, path);
+  }
+
+  /** Whether `path` is a file; `false` when it is missing. */
+  isFile(path: string): Promise<boolean> {
+    return isFile(this, path);
+  }
+
+  /** Listed bytes below `path` (a file's size for a file; 0 when missing). */
+  du(path: string): Promise<number> {
+    return du(this, path);
+  }
+
+  /**
+   * `[dir, dirs, files]` for `path` and every directory below it, top-down,
+   * as fsspec's `walk`; `maxdepth` (>= 1) stops that many levels down.
+   */
+  walk(
+    path = "",
+    options: { maxdepth?: number } = {},
+  ): AsyncGenerator<WalkEntry> {
+    return walk(this, path, options);
+  }
+
+  /**
    * An open file for random access and streaming. Its reads are all of the
    * object its first answer came from: a later one finding another fails
    * with a `RepoChangedError`.
@@ -396,13 +417,34 @@ export class RepoFs {
     const { key, entry, file } = await this.#lookupFile(path);
     const content = this.#content;
     const object = new SameObject();
-    return {
-      path: key,
-      size: entry.size,
-      read: (start, end, options) =>
-        content.read(file, start, end, options?.signal, object),
-      stream: (options) => content.stream(file, 0, options?.signal, object),
-    };
+    return repoFile(
+      key,
+      entry.size,
+      ({ start, end, signal }) =>
+        content.read(file, start, end, signal, object),
+      ({ start, end, signal }) =>
+        content.stream(file, { start, end }, signal, object),
+    );
+  }
+
+  /**
+   * Downloads a file to `target`: streamed to a temporary file beside it,
+   * checked against the listing (size, and checksum when listed), then
+   * renamed into place; a failure or an abort leaves nothing. `target`
+   * must be a path the caller has checked is safe to write.
+   */
+  async downloadToFile(
+    path: string,
+    target: string,
+    options: DownloadToFileOptions = {},
+  ): Promise<Downloaded> {
+    options.signal?.throwIfAborted();
+    const [download, entry, opened] = await Promise.all([
+      import("./download/file_download.ts"),
+      this.info(path),
+      this.open(path),
+    ]);
+    return await download.downloadToFile(opened, entry, target, options);
   }
 
   /**

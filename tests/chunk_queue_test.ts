@@ -1,5 +1,4 @@
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
-import { countRetry } from "../src/base/retry_count.ts";
 import { chunkQueue } from "../src/zarr/chunk_queue.ts";
 import { ReadWindow } from "../src/zarr/read_window.ts";
 
@@ -8,7 +7,7 @@ const fixed = (size: number) =>
   new ReadWindow({ initial: size, floor: size, ceiling: size });
 
 Deno.test("at most `window.size` chunk reads run at once, and all of them run", async () => {
-  const queue = chunkQueue(fixed(3));
+  const queue = chunkQueue(fixed(3), () => 0);
   let running = 0;
   let peak = 0;
   let done = 0;
@@ -26,7 +25,7 @@ Deno.test("at most `window.size` chunk reads run at once, and all of them run", 
 });
 
 Deno.test("after a failure no new chunk read starts and onIdle rejects once the running ones settle", async () => {
-  const queue = chunkQueue(fixed(2));
+  const queue = chunkQueue(fixed(2), () => 0);
   let started = 0;
   let running = 0;
   for (let i = 0; i < 10; i++) {
@@ -52,7 +51,7 @@ Deno.test("after a failure no new chunk read starts and onIdle rejects once the 
 });
 
 Deno.test("a synchronous throw fails the queue like a rejection", async () => {
-  const queue = chunkQueue(fixed(2));
+  const queue = chunkQueue(fixed(2), () => 0);
   queue.add(() => {
     throw new Error("no chunk");
   });
@@ -68,7 +67,8 @@ Deno.test("the queue follows the window: only the floor's reads while it measure
     now: () => ms,
     onResize: (size) => sizes.push(size),
   });
-  const queue = chunkQueue(window);
+  let retries = 0;
+  const queue = chunkQueue(window, () => retries);
   const gates: (() => void)[] = [];
   let running = 0;
   /** For each read as it starts: reads running, and the window's size. */
@@ -83,7 +83,7 @@ Deno.test("the queue follows the window: only the floor's reads while it measure
   /** Lets every read in flight end, `elapsedMs` after the last step. */
   const step = async (elapsedMs: number, retry = false) => {
     ms += elapsedMs;
-    if (retry) countRetry();
+    if (retry) retries++;
     for (const open of gates.splice(0)) open();
     await tick();
   };

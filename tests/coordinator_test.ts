@@ -1,9 +1,16 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  ok,
+  rejects,
+  throws,
+} from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@redis/client";
 import { type Emulator, startEmulator } from "../emulator.ts";
-import { RepoFs } from "../mod.ts";
+import { RepoFs, type UrlCoordinator } from "../mod.ts";
+import { redisCoordinator } from "../fleet.ts";
 import { getArray } from "../zarr.ts";
 import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
 import {
@@ -155,7 +162,7 @@ Deno.test({
     const options = {
       host: emu.host,
       pid: emu.pid,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     };
     const [a, b] = [new RepoFs(options), new RepoFs(options)];
     const id = emu.fileId("d0/f000.bin");
@@ -184,7 +191,7 @@ Deno.test({
       host: emu.host,
       pid: emu.pid,
       token: TOKEN,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     });
     for (const path of Object.keys(files)) await fs.catFile(path);
     const keys = await keysOf(server);
@@ -227,7 +234,7 @@ Deno.test({
     const fs = new RepoFs({
       host: emu.host,
       pid: emu.pid,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     });
     // Its places and its "resolving" leases come back once the leases run out.
     const started = performance.now();
@@ -248,7 +255,7 @@ Deno.test({
     const fs = new RepoFs({
       host: emu.host,
       pid: emu.pid,
-      coordinator: server.url,
+      coordinator: redisCoordinator(server.url),
     });
     const paths = Object.keys(files);
     await fs.catFile(paths[0]);
@@ -309,6 +316,41 @@ Deno.test({
   },
 });
 
+Deno.test("the coordinator option takes what redisCoordinator returns: a bare URL or a URL of another scheme is a TypeError saying so", () => {
+  const options = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" };
+  throws(
+    () =>
+      new RepoFs({
+        ...options,
+        coordinator: "redis://127.0.0.1:6379" as unknown as UrlCoordinator,
+      }),
+    {
+      name: "TypeError",
+      message:
+        /^coordinator must be what redisCoordinator\(url\) of @x\/repo-fs\/fleet returns, got "redis:\/\/127\.0\.0\.1:6379"$/,
+    },
+  );
+  throws(() => redisCoordinator("http://127.0.0.1:6379"), {
+    name: "TypeError",
+    message: /^coordinator must be a redis:\/\/host:port URL/,
+  });
+});
+
+Deno.test("a coordinator is not part of the plain form: RepoFs.fromSerialized takes it again", async () => {
+  await using emu = await startEmulator({ files: dataset(1) });
+  const coordinator = redisCoordinator("redis://127.0.0.1:9");
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid, coordinator });
+  const plain = JSON.parse(JSON.stringify(fs.serialize()));
+  equal(JSON.stringify(plain).includes("127.0.0.1:9"), false);
+  const alone = RepoFs.fromSerialized(plain);
+  const path = (await alone.find(""))[0];
+  equal((await alone.catFile(path)).byteLength > 0, true);
+  equal(emu.counters.heads, 1);
+  const again = RepoFs.fromSerialized(plain, { coordinator });
+  await rejects(again.catFile(path), { name: "CoordinatorError" });
+  equal(emu.counters.heads, 1);
+});
+
 Deno.test({
   name: "an unreachable coordinator fails the read and sends no HEAD",
   async fn() {
@@ -316,7 +358,7 @@ Deno.test({
     const fs = new RepoFs({
       host: emu.host,
       pid: emu.pid,
-      coordinator: "redis://127.0.0.1:9",
+      coordinator: redisCoordinator("redis://127.0.0.1:9"),
     });
     await rejects(fs.catFile("d0/f000.bin"), {
       name: "CoordinatorError",
@@ -341,7 +383,7 @@ Deno.test({
       const fs = new RepoFs({
         host: emu.host,
         pid: emu.pid,
-        coordinator: `redis://127.0.0.1:${port}`,
+        coordinator: redisCoordinator(`redis://127.0.0.1:${port}`),
       });
       await rejects(fs.catFile("d0/f000.bin"), {
         name: "CoordinatorError",

@@ -1,10 +1,10 @@
-import { deepStrictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 /**
  * Who may import whom, by folder of `src/` (the map in the README's "How it
  * is built"). A folder may always import itself; `repo_fs` stands for
- * `src/repo_fs.ts` and `src/serialize.ts`.
+ * `src/repo_fs.ts`, `src/repo_file.ts` and `src/serialize.ts`.
  */
 const MAY_IMPORT: Record<string, string[]> = {
   base: [],
@@ -12,11 +12,12 @@ const MAY_IMPORT: Record<string, string[]> = {
   api: ["base"],
   urls: ["base", "api"],
   content: ["base", "api", "urls"],
-  repo_fs: ["base", "tree", "api", "urls", "content", "fleet"],
+  repo_fs: ["base", "tree", "api", "urls", "content", "download"],
   zarr: ["base", "tree", "formats"],
   download: ["base", "repo_fs"],
   pool: [
     "base",
+    "tree",
     "api",
     "urls",
     "repo_fs",
@@ -46,7 +47,9 @@ const SRC = fileURLToPath(new URL("../src/", import.meta.url));
 
 function layerOf(path: string): string {
   const [first] = path.split("/");
-  return first === "repo_fs.ts" || first === "serialize.ts" ? "repo_fs" : first;
+  return ["repo_fs.ts", "repo_file.ts", "serialize.ts"].includes(first)
+    ? "repo_fs"
+    : first;
 }
 
 /** Relative module specifiers of a file's import and export statements (not of its doc examples). */
@@ -94,8 +97,17 @@ Deno.test("every folder of src/ has its place in the map", async () => {
   );
 });
 
-/** The module graph of `entry` as `deno info --json` gives it: project file -> the project files it imports, type-only imports included. */
-async function moduleGraph(entry: string): Promise<Map<string, string[]>> {
+/** `deno info --json` of `entry`: every module of its graph, dynamic and type-only imports included. */
+async function moduleInfo(entry: string): Promise<
+  {
+    specifier: string;
+    dependencies?: {
+      specifier: string;
+      code?: { specifier: string };
+      type?: { specifier: string };
+    }[];
+  }[]
+> {
   const { stdout, success } = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", entry],
     cwd: fileURLToPath(new URL("..", import.meta.url)),
@@ -103,17 +115,13 @@ async function moduleGraph(entry: string): Promise<Map<string, string[]>> {
     stderr: "null",
   }).output();
   if (!success) throw new Error(`deno info ${entry} failed`);
-  const { modules } = JSON.parse(new TextDecoder().decode(stdout)) as {
-    modules: {
-      specifier: string;
-      dependencies?: {
-        code?: { specifier: string };
-        type?: { specifier: string };
-      }[];
-    }[];
-  };
+  return JSON.parse(new TextDecoder().decode(stdout)).modules;
+}
+
+/** The module graph of `entry`: project file -> the project files it imports, type-only imports included. */
+async function moduleGraph(entry: string): Promise<Map<string, string[]>> {
   const graph = new Map<string, string[]>();
-  for (const module of modules) {
+  for (const module of await moduleInfo(entry)) {
     if (!module.specifier.startsWith("file:")) continue;
     graph.set(
       module.specifier,
@@ -168,6 +176,7 @@ Deno.test("no import cycles from any entry point, type-only imports included", a
     "zarr.ts",
     "emulator.ts",
     "cli.ts",
+    "fleet.ts",
     "workers/range_worker.ts",
   ];
   const found = new Set<string>();
@@ -175,4 +184,32 @@ Deno.test("no import cycles from any entry point, type-only imports included", a
     for (const cycle of cycles(await moduleGraph(entry))) found.add(cycle);
   }
   deepStrictEqual([...found], []);
+});
+
+Deno.test("no entry's module graph holds the Redis client: the fleet loads it by name when a coordinator first connects", async () => {
+  const holding: string[] = [];
+  for (
+    const entry of [
+      "mod.ts",
+      "zarr.ts",
+      "workers/range_worker.ts",
+      "fleet.ts",
+      "cli.ts",
+    ]
+  ) {
+    const modules = await moduleInfo(entry);
+    ok(modules.some((module) => module.specifier.endsWith(`/${entry}`)));
+    for (const module of modules) {
+      const names = [
+        module.specifier,
+        ...(module.dependencies ?? []).map((dependency) =>
+          dependency.specifier
+        ),
+      ];
+      if (names.some((name) => name.includes("@redis/client"))) {
+        holding.push(`${entry}: ${module.specifier}`);
+      }
+    }
+  }
+  deepStrictEqual(holding, []);
 });

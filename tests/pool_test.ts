@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { crashWorker } from "../src/pool/pool.ts";
 import { downloadToFile } from "../src/download/file_download.ts";
-import type { RepoFile } from "../src/repo_fs.ts";
+import type { RepoFile } from "../src/repo_file.ts";
 import type { FileInfo } from "../src/base/types.ts";
 import { startEmulator } from "../emulator.ts";
 import { md5, patterned, until } from "./support.ts";

@@ -5,6 +5,7 @@ import { RepoFs, RepoFsPool } from "../mod.ts";
 import { disguiseUrls, xmlError } from "./signed_urls.ts";
 import { patterned, runCli } from "./support.ts";
 import { hasRedis, startRedis } from "./redis_server.ts";
+import { redisCoordinator } from "../fleet.ts";
 
 const redis = await hasRedis();
 const decoder = new TextDecoder();
@@ -282,7 +283,7 @@ Deno.test({
       const fs = new RepoFs({
         host: emu.host,
         pid: emu.pid,
-        coordinator: server.url,
+        coordinator: redisCoordinator(server.url),
       });
       for (const [name, text] of Object.entries(files)) {
         equal(decoder.decode(await fs.catFile(name)), text);

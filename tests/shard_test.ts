@@ -7,7 +7,8 @@ import {
 } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseShard, RepoFs, shardFromEnvironment, shardOf } from "../mod.ts";
+import { RepoFs } from "../mod.ts";
+import { parseShard, shardFromEnvironment, shardOf } from "../fleet.ts";
 import { chunkShard, getArray } from "../zarr.ts";
 import { startEmulator } from "../emulator.ts";
 import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";

@@ -13,7 +13,8 @@
  * @module
  */
 
-import { type ContentKey, DownloadUrls } from "../src/urls/download_urls.ts";
+import { DownloadUrls } from "../src/urls/download_urls.ts";
+import type { ContentKey } from "../src/base/types.ts";
 import type { ArrayPartReader } from "../src/zarr/array_part.ts";
 import type { AccessAnswer } from "../src/api/repo_api.ts";
 import {
@@ -128,9 +129,7 @@ function download(
     unreported = 0;
   };
   return cancellable(job, async (signal) => {
-    const { downloadToFile } = await import("../src/download/file_download.ts");
-    const file = await fs!.info(path);
-    const result = await downloadToFile(await fs!.open(path), file, target, {
+    const result = await fs!.downloadToFile(path, target, {
       signal,
       temporary,
       onBytes: (bytes) => {

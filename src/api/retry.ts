@@ -8,7 +8,6 @@
 
 import { delay } from "../base/delay.ts";
 import { RepoConnectionError, RepoHttpError } from "../base/errors.ts";
-import { countRetry } from "../base/retry_count.ts";
 import type { RetryOptions } from "../base/types.ts";
 
 /** Rate limits and server or gateway trouble; S3 asks for 500 to be retried too. */
@@ -31,6 +30,7 @@ export class RetryPolicy {
   readonly baseDelayMs: number;
   /** Longest single wait. */
   readonly maxDelayMs: number;
+  #backoffs = 0;
 
   /** @param options overrides of the defaults (5 retries, 250 ms, 30 s) */
   constructor(options: RetryOptions = {}) {
@@ -52,6 +52,19 @@ export class RetryPolicy {
     if (asked !== undefined) return Math.min(asked, this.maxDelayMs);
     const ceiling = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** attempt);
     return Math.random() * ceiling;
+  }
+
+  /**
+   * Backoffs taken so far under this policy, by any request: the signal of
+   * rate limits and server trouble for whoever paces the requests.
+   */
+  get backoffs(): number {
+    return this.#backoffs;
+  }
+
+  /** Counts one backoff; {@linkcode retrying} calls it before each wait. */
+  countBackoff(): void {
+    this.#backoffs++;
   }
 
   /** The plain-object form, for transfer to a worker. */
@@ -103,7 +116,7 @@ export async function retrying<T>(
         : undefined;
       const wait = policy.delayMs(done, retryAfter);
       waitedMs += wait;
-      countRetry();
+      policy.countBackoff();
       await delay(wait, signal);
     }
   }

@@ -1,22 +1,20 @@
 /**
- * How many times this thread has backed off to retry a request: the signal
- * of rate limits and server trouble for whoever paces requests (the chunk
- * read window of `getArray`), without a hook through every read.
+ * Where the retries of one source are counted: a `RepoFs` registers its
+ * retry policy's count, and whoever paces that source's requests (the chunk
+ * read window of `getArray`) reads it, so that one instance's rate limits
+ * slow down only its own reads.
  *
  * @module
  */
 
-let retries = 0;
+const counts = new WeakMap<object, () => number>();
 
-/**
- * Retries this thread has backed off for so far (rate limits, 5xx,
- * dropped or stalled connections), any request.
- */
-export function retriesSoFar(): number {
-  return retries;
+/** Registers `count`, the retries `source` has backed off for so far. */
+export function countRetriesOf(source: object, count: () => number): void {
+  counts.set(source, count);
 }
 
-/** Counts one retry; the retry policy calls it before each backoff. */
-export function countRetry(): void {
-  retries++;
+/** The retries `source` has backed off for so far; always 0 for a source that counts none. */
+export function retriesOf(source: object): () => number {
+  return counts.get(source) ?? (() => 0);
 }

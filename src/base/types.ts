@@ -180,16 +180,15 @@ export interface RepoFsOptions {
    */
   urlCacheDir?: string;
   /**
-   * `redis://host:port`: a Redis server through which every process given
-   * the same coordinator and repository shares one HEAD budget (at most
-   * `headConcurrency` HEADs in flight across them all; give them the same
-   * `headConcurrency`) and one URL cache (each file's URL resolved once
-   * while it is valid). Places are leases: a killed process's come back
-   * within seconds. When the coordinator cannot be reached, reads that need
-   * a URL fail with a `CoordinatorError` instead of sending HEADs of their
-   * own. The token is never stored there. Not for browsers.
+   * A fleet's coordinator, such as `redisCoordinator("redis://host:port")`
+   * from `@x/repo-fs/fleet`: every process given the same coordinator and
+   * repository shares one HEAD budget (at most `headConcurrency` HEADs in
+   * flight across them all; give them the same `headConcurrency`) and one
+   * URL cache (each file's URL resolved once while it is valid). When the
+   * coordinator cannot be reached, reads that need a URL fail (a
+   * `CoordinatorError`) instead of sending HEADs of their own.
    */
-  coordinator?: string;
+  coordinator?: UrlCoordinator;
   /**
    * The most bytes read of a file when neither the listing (no size, or an
    * ingested tabular file's lower bound) nor the answer (`Content-Length`)
@@ -197,4 +196,106 @@ export interface RepoFsOptions {
    * error naming `maxBytes`. Default 64 GiB.
    */
   maxBytes?: number;
+}
+
+/**
+ * Which content a URL serves: file `id` as stored, or with `format:
+ * "original"` the original upload of an ingested tabular file. The two
+ * have different URLs, cached apart.
+ *
+ * @example
+ * ```ts
+ * import { type ContentKey } from "@x/repo-fs";
+ * const original: ContentKey = { id: 42, format: "original" };
+ * ```
+ */
+export interface ContentKey {
+  /** The repository's file id. */
+  id: number;
+  /** `"original"`: the original upload of an ingested tabular file. */
+  format?: "original";
+}
+
+/**
+ * A content URL with what is known about it.
+ *
+ * @example
+ * ```ts
+ * import { type ResolvedUrl } from "@x/repo-fs";
+ * const unsigned: ResolvedUrl = {
+ *   url: "https://store.example.org/a", direct: false, resolvedAt: Date.now(), expiresAt: Infinity,
+ * };
+ * ```
+ */
+export interface ResolvedUrl {
+  /** Where to read content from. */
+  url: string;
+  /** True when `url` is the repository's own access endpoint (needs the token). */
+  direct: boolean;
+  /** When it was resolved, epoch ms. */
+  resolvedAt: number;
+  /**
+   * When its signature runs out by this machine's clock, epoch ms
+   * (`Infinity` when unsigned, or when its expiry is not understood: it is
+   * then used until the store refuses it).
+   */
+  expiresAt: number;
+}
+
+/**
+ * One repository's share of a coordinator: a URL cache and a HEAD budget
+ * shared with other processes. A `RepoFs` hands it every lookup it would
+ * send; it answers from the fleet's cache, or calls `head` (which sends the
+ * HEAD within this process's own budget) once it holds one of the fleet's
+ * places. It never answers from anything else: when it cannot reach the
+ * fleet, it rejects.
+ *
+ * @example
+ * ```ts
+ * import { type SharedUrls } from "@x/repo-fs";
+ * // No fleet at all: every lookup sends its HEAD at once.
+ * const alone: SharedUrls = { resolve: (_file, _stale, signal, head) => head(signal) };
+ * ```
+ */
+export interface SharedUrls {
+  /**
+   * The URL of `file` as the fleet knows it, or from `head` when no
+   * process has it (or only `stale`). Aborting `signal` withdraws the ask.
+   */
+  resolve(
+    file: ContentKey,
+    stale: string | undefined,
+    signal: AbortSignal,
+    head: (signal: AbortSignal) => Promise<ResolvedUrl>,
+  ): Promise<ResolvedUrl>;
+}
+
+/**
+ * What `RepoFs`'s `coordinator` option takes: `redisCoordinator(url)` from
+ * `@x/repo-fs/fleet`, or another fleet-wide store of URLs and HEAD places.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs, type UrlCoordinator } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const shares: string[] = [];
+ * const alone: UrlCoordinator = {
+ *   share(repository) {
+ *     shares.push(repository);
+ *     return { resolve: (_file, _stale, signal, head) => head(signal) };
+ *   },
+ * };
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid, coordinator: alone });
+ * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+ * strictEqual(shares.length, 1);
+ * ```
+ */
+export interface UrlCoordinator {
+  /**
+   * The share of the repository at API base `repository`, for one
+   * `RepoFs`: a HEAD budget of `places` across the fleet.
+   */
+  share(repository: string, places: number, logger?: Logger): SharedUrls;
 }

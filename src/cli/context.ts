@@ -7,6 +7,7 @@
  * @module
  */
 
+import { redisCoordinator } from "../fleet/redis_coordinator.ts";
 import { type RepoNames, repositoryNames } from "../api/repo_api.ts";
 import { RepoFs } from "../repo_fs.ts";
 import type { TabularView } from "../base/types.ts";
@@ -161,7 +162,9 @@ export class Context {
         ...(version === undefined ? {} : { version }),
         ...(tabular === undefined ? {} : { tabular }),
         ...(urlCacheDir === undefined ? {} : { urlCacheDir }),
-        ...(coordinator === undefined ? {} : { coordinator }),
+        ...(coordinator === undefined
+          ? {}
+          : { coordinator: redisCoordinator(coordinator) }),
         ...(this.verbose ? { logger: this.out.logger() } : {}),
       });
     } catch (error) {

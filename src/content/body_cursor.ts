@@ -26,7 +26,8 @@ import {
   UNENCODED,
 } from "./content_answer.ts";
 import type { ContentFile } from "./content_file.ts";
-import type { ResolvedUrl, UrlResolver } from "../urls/download_urls.ts";
+import type { UrlResolver } from "../urls/download_urls.ts";
+import type { ResolvedUrl } from "../base/types.ts";
 import {
   errorMessage,
   RepoConnectionError,

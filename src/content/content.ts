@@ -73,52 +73,53 @@ export class ContentReader {
     object: SameObject = new SameObject(),
   ): Promise<Uint8Array> {
     const task = async () => {
-      const sized = needsSize(start, end) ||
-        (start ?? 0) < 0 && this.#knownSize(file) === undefined;
-      const plan = planRange(
-        start,
-        end,
-        sized
-          ? await this.#trueSize(file, object, signal)
-          : this.#knownSize(file),
-      );
-      if (plan.kind === "empty") return new Uint8Array(0);
-      const size = this.#knownSize(file);
-      const first = plan.kind === "suffix"
-        ? Math.max(0, size! - plan.length)
-        : plan.start;
-      let last = plan.kind === "bounded" ? plan.end : undefined;
-      if (size !== undefined) last = Math.min(last ?? size, size);
-      if (last !== undefined && first >= last) return new Uint8Array(0);
-      return await this.#collect(file, first, last, object, signal);
+      const span = await this.#span(file, start, end, object, signal);
+      return span === undefined
+        ? new Uint8Array(0)
+        : await this.#collect(file, span.first, span.last, object, signal);
     };
     return (await this.#gets.run(task, signal)).value;
   }
 
   /**
-   * The file from `start` to its end as a stream that holds one network
-   * chunk at a time; a dropped or stalled connection resumes where it
-   * stopped. Aborting `signal` errors the stream at once, whatever it has
-   * buffered. Every answer must be of `object`, as for `read`.
+   * Bytes `start` to `end` of a file (as {@linkcode ContentReader.read}; by
+   * default all of it) as a stream that holds one network chunk at a time;
+   * a dropped or stalled connection resumes where it stopped. Aborting
+   * `signal` errors the stream at once, whatever it has buffered. Every
+   * answer must be of `object`, as for `read`.
    */
   stream(
     file: ContentFile,
-    start = 0,
+    range: { start?: number | null; end?: number | null } = {},
     signal?: AbortSignal,
     object: SameObject = new SameObject(),
   ): ReadableStream<Uint8Array> {
-    const end = this.#knownSize(file);
-    const cursor = new BodyCursor(
-      this.#context,
-      file,
-      { start, end },
-      signal,
-      object,
-    );
+    needsSize(range.start, range.end);
+    let cursor: BodyCursor | undefined;
+    let finished = false;
     let forget = () => {};
     const finish = async () => {
+      finished = true;
       forget();
-      await cursor.close();
+      await cursor?.close();
+    };
+    const open = async () => {
+      const span = await this.#span(
+        file,
+        range.start,
+        range.end,
+        object,
+        signal,
+      );
+      if (span === undefined || finished) return undefined;
+      const { first: start, last: end } = span;
+      return cursor = new BodyCursor(
+        this.#context,
+        file,
+        { start, end },
+        signal,
+        object,
+      );
     };
     return new ReadableStream<Uint8Array>({
       start(controller) {
@@ -132,7 +133,8 @@ export class ContentReader {
       async pull(controller) {
         let chunk: Uint8Array | null;
         try {
-          chunk = await cursor.next();
+          const reading = cursor ?? await open();
+          chunk = reading ? await reading.next() : null;
         } catch (error) {
           await finish();
           throw error;
@@ -143,6 +145,37 @@ export class ContentReader {
       },
       cancel: finish,
     }, { highWaterMark: 0 });
+  }
+
+  /**
+   * Where bytes `start` to `end` lie in the file: from `first` up to `last`
+   * (exclusive; to the end of the file when absent); `undefined` when the
+   * range holds no byte.
+   */
+  async #span(
+    file: ContentFile,
+    start: number | null | undefined,
+    end: number | null | undefined,
+    object: SameObject,
+    signal?: AbortSignal,
+  ): Promise<{ first: number; last?: number } | undefined> {
+    const sized = needsSize(start, end) ||
+      (start ?? 0) < 0 && this.#knownSize(file) === undefined;
+    const plan = planRange(
+      start,
+      end,
+      sized
+        ? await this.#trueSize(file, object, signal)
+        : this.#knownSize(file),
+    );
+    if (plan.kind === "empty") return undefined;
+    const size = this.#knownSize(file);
+    const first = plan.kind === "suffix"
+      ? Math.max(0, size! - plan.length)
+      : plan.start;
+    let last = plan.kind === "bounded" ? plan.end : undefined;
+    if (size !== undefined) last = Math.min(last ?? size, size);
+    return last !== undefined && first >= last ? undefined : { first, last };
   }
 
   /** The size the listing vouches for, or one an answer revealed. */

@@ -9,7 +9,7 @@
  */
 
 import { parseContentRange, rangeHeader } from "./byte_range.ts";
-import type { ResolvedUrl } from "../urls/download_urls.ts";
+import type { ResolvedUrl } from "../base/types.ts";
 import type { ContentFile } from "./content_file.ts";
 import { RepoChangedError, RepoProtocolError } from "../base/errors.ts";
 import { failureFor } from "../api/repo_api.ts";

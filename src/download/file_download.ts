@@ -17,7 +17,7 @@ import {
   checksumKind,
   listedChecksum,
 } from "../base/checksum.ts";
-import type { RepoFile } from "../repo_fs.ts";
+import type { RepoFile } from "../repo_file.ts";
 import type { FileInfo } from "../base/types.ts";
 import { writeAll } from "../base/write_all.ts";
 

@@ -27,17 +27,17 @@
 
 import type {
   ContentKey,
+  Logger,
   ResolvedUrl,
   SharedUrls,
-} from "../urls/download_urls.ts";
+} from "../base/types.ts";
 import { isStale } from "../urls/download_urls.ts";
 import { expiryLeaving, usableUntil } from "../urls/signed_url.ts";
 import {
-  checkCoordinatorUrl,
   CoordinatorConnection,
-  CoordinatorError,
   type Evaluate,
 } from "./coordinator_connection.ts";
+import { CoordinatorError } from "./coordinator_error.ts";
 import {
   FINISH,
   GET_OR_CLAIM,
@@ -46,7 +46,6 @@ import {
 } from "./coordinator_scripts.ts";
 import { holdsSecret } from "../base/secrets.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
-import type { Logger } from "../base/types.ts";
 
 /** How long a lease lasts without renewal: a killed process's places come back within it. */
 export const LEASE_MS = 5_000;
@@ -81,12 +80,11 @@ export class Coordinator implements SharedUrls {
   #renewer?: ReturnType<typeof setInterval>;
 
   /**
-   * Checks the URL; nothing is connected before the first lookup.
-   * @param url `redis://host:port`
+   * Nothing is connected before the first lookup.
+   * @param url `redis://host:port`, checked by `checkCoordinatorUrl`
    * @param repository the repository's API base, which names the keys
    * @param places the fleet's HEAD budget (`headConcurrency`)
    * @param logger receives a debug line per URL taken from the fleet, a warning per lease lost
-   * @throws {TypeError} when `url` is not a `redis://` URL
    */
   constructor(
     url: string,
@@ -94,7 +92,7 @@ export class Coordinator implements SharedUrls {
     places: number,
     logger?: Logger,
   ) {
-    this.#connection = new CoordinatorConnection(checkCoordinatorUrl(url));
+    this.#connection = new CoordinatorConnection(url);
     this.#repository = repository;
     this.#places = places;
     this.#logger = logger;

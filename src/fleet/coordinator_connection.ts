@@ -16,9 +16,18 @@
  */
 
 import { errorMessage } from "../base/errors.ts";
+import { CoordinatorError, withoutCredentials } from "./coordinator_error.ts";
 
 /** The longest a command may wait for its answer before the coordinator counts as lost. */
 export const COMMAND_TIMEOUT_MS = 5_000;
+
+/**
+ * The Redis client, imported by a name no module graph sees: the core never
+ * loads it, and npm users of the fleet install it themselves.
+ */
+const REDIS_CLIENT = "Deno" in globalThis
+  ? "npm:@redis/client@^5.12.1"
+  : "@redis/client";
 
 /** What is used of `@redis/client`'s client. */
 interface RedisClient {
@@ -29,44 +38,8 @@ interface RedisClient {
   ): Promise<unknown>;
   close(): Promise<void>;
   destroy(): void;
-}
-
-/**
- * The coordinator cannot be used: unreachable, gone mid-run, too slow, or
- * not a Redis server. Reads that need a content URL fail with it rather than
- * send HEADs outside the fleet's budget. `coordinator` is the URL without
- * its password.
- *
- * @example
- * ```ts
- * import { CoordinatorError } from "@x/repo-fs";
- * import { strictEqual } from "node:assert/strict";
- * const error = new CoordinatorError("redis://:secret@10.0.0.5:6379", "connection refused");
- * strictEqual(error.coordinator, "redis://10.0.0.5:6379");
- * strictEqual(
- *   error.message,
- *   "The coordinator redis://10.0.0.5:6379 cannot be used (connection refused); no content URL is resolved without it, so that the fleet's HEAD budget holds",
- * );
- * ```
- */
-export class CoordinatorError extends Error {
-  /** The coordinator's URL, without user name or password. */
-  readonly coordinator: string;
-  /**
-   * Makes the error for one coordinator and what went wrong with it.
-   * @param url the coordinator's URL; its credentials are not shown
-   * @param reason what went wrong
-   * @param options the cause
-   */
-  constructor(url: string, reason: string, options: { cause?: unknown } = {}) {
-    const shown = withoutCredentials(url);
-    super(
-      `The coordinator ${shown} cannot be used (${reason}); no content URL is resolved without it, so that the fleet's HEAD budget holds`,
-      options,
-    );
-    this.name = "CoordinatorError";
-    this.coordinator = shown;
-  }
+  on(event: "error", listener: (error: unknown) => void): unknown;
+  connect(): Promise<unknown>;
 }
 
 /**
@@ -138,7 +111,9 @@ export class CoordinatorConnection {
   }
 
   async #connect(): Promise<RedisClient> {
-    const { createClient } = await import("@redis/client");
+    const { createClient } = await import(REDIS_CLIENT) as {
+      createClient(options: object): RedisClient;
+    };
     const client = createClient({
       url: this.url,
       disableOfflineQueue: true,
@@ -202,15 +177,3 @@ export type Evaluate = (
   keys: string[],
   args: string[],
 ) => Promise<unknown>;
-
-/** `url` with any user name and password left out. */
-function withoutCredentials(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.href.replace(/\/$/, "");
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, "//");
-  }
-}

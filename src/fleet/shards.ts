@@ -14,7 +14,7 @@
  *
  * @example
  * ```ts
- * import { type Shard } from "@x/repo-fs/zarr";
+ * import { type Shard } from "@x/repo-fs/fleet";
  * const second: Shard = { index: 1, count: 4 };
  * ```
  */
@@ -31,7 +31,7 @@ export interface Shard {
  *
  * @example
  * ```ts
- * import { type ShardableFile } from "@x/repo-fs";
+ * import { type ShardableFile } from "@x/repo-fs/fleet";
  * const file: ShardableFile = { name: "climate.zarr/temp/0.0", size: 40_000 };
  * ```
  */
@@ -75,7 +75,7 @@ export const SHARD_VARIABLES: readonly string[] = [
  *
  * @example
  * ```ts
- * import { parseShard } from "@x/repo-fs";
+ * import { parseShard } from "@x/repo-fs/fleet";
  * import { deepStrictEqual, throws } from "node:assert/strict";
  * deepStrictEqual(parseShard("1/4"), { index: 1, count: 4 });
  * throws(() => parseShard("4/4"), /0-based/);
@@ -109,7 +109,7 @@ export function parseShard(text: string): Shard {
  *
  * @example
  * ```ts
- * import { shardOf } from "@x/repo-fs";
+ * import { shardOf } from "@x/repo-fs/fleet";
  * import { deepStrictEqual } from "node:assert/strict";
  * const files = [
  *   { name: "a.bin", size: 600 },
@@ -219,7 +219,7 @@ export function chunkShard(
  *
  * @example
  * ```ts
- * import { shardFromEnvironment } from "@x/repo-fs";
+ * import { shardFromEnvironment } from "@x/repo-fs/fleet";
  * import { deepStrictEqual, throws } from "node:assert/strict";
  * deepStrictEqual(
  *   shardFromEnvironment({ SLURM_ARRAY_TASK_ID: "3", SLURM_ARRAY_TASK_MIN: "1", SLURM_ARRAY_TASK_COUNT: "4" }),

@@ -29,6 +29,18 @@ import { type PoolWorker, startWorker } from "./worker_port.ts";
 import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
 import { type CachedUrl, cachedUrl, cacheKey } from "../urls/download_urls.ts";
 import type { FileInfo } from "../base/types.ts";
+import type { RepoFile } from "../repo_file.ts";
+import {
+  cat,
+  catRanges,
+  du,
+  isDir,
+  isFile,
+  type RangeRequest,
+  walk,
+  type WalkEntry,
+} from "../tree/verbs.ts";
+import { poolFile } from "./pool_file.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
@@ -64,35 +76,6 @@ export interface PoolOptions {
    * source, `range_worker.js` when it was compiled to JavaScript (npm).
    */
   workerUrl?: string | URL;
-}
-
-/**
- * One request of {@linkcode RepoFsPool.catRanges}.
- *
- * @example
- * ```ts
- * import { type RangeRequest, RepoFsPool } from "@x/repo-fs";
- * import { RepoFs } from "@x/repo-fs";
- * import { startEmulator } from "@x/repo-fs/emulator";
- * import { deepStrictEqual } from "node:assert/strict";
- *
- * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
- * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), { workers: 1 });
- * const requests: RangeRequest[] = [
- *   { path: "a.txt", start: 0, end: 2 },
- *   { path: "a.txt", start: -3 },
- * ];
- * const parts = await pool.catRanges(requests);
- * deepStrictEqual(parts.map((p) => new TextDecoder().decode(p)), ["he", "llo"]);
- * ```
- */
-export interface RangeRequest {
-  /** Dataset path of a file. */
-  path: string;
-  /** First byte (negative: from the end). */
-  start?: number;
-  /** Byte after the last (exclusive; negative: from the end). */
-  end?: number;
 }
 
 interface Slot {
@@ -301,11 +284,24 @@ export class RepoFsPool implements AsyncDisposable {
     requests: RangeRequest[],
     options: { signal?: AbortSignal } = {},
   ): Promise<Uint8Array[]> {
-    return Promise.all(
-      requests.map((r) =>
-        this.catFile(r.path, { start: r.start, end: r.end, ...options })
-      ),
-    );
+    return catRanges(this, requests, options);
+  }
+
+  /**
+   * The bytes of every file `paths` names, by path, read in the workers:
+   * each is a file, or a glob pattern for the files it matches (fsspec's
+   * `cat`).
+   */
+  cat(
+    paths: string | string[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Record<string, Uint8Array>> {
+    return cat(this, paths, options);
+  }
+
+  /** An open file whose reads and streams go through the workers, a window at a time. */
+  open(path: string): Promise<RepoFile> {
+    return poolFile(this, path);
   }
 
   /**
@@ -389,6 +385,29 @@ export class RepoFsPool implements AsyncDisposable {
   /** As {@linkcode RepoFs.glob}, from the main thread's table. */
   glob(pattern: string): Promise<string[]> {
     return this.#fs.glob(pattern);
+  }
+
+  /** As {@linkcode RepoFs.isDir}, from the main thread's table. */
+  isDir(path: string): Promise<boolean> {
+    return isDir(this, path);
+  }
+
+  /** As {@linkcode RepoFs.isFile}, from the main thread's table. */
+  isFile(path: string): Promise<boolean> {
+    return isFile(this, path);
+  }
+
+  /** As {@linkcode RepoFs.du}, from the main thread's table. */
+  du(path: string): Promise<number> {
+    return du(this, path);
+  }
+
+  /** As {@linkcode RepoFs.walk}, from the main thread's table. */
+  walk(
+    path = "",
+    options: { maxdepth?: number } = {},
+  ): AsyncGenerator<WalkEntry> {
+    return walk(this, path, options);
   }
 
   /**

@@ -6,11 +6,8 @@
  */
 
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
-import type {
-  CachedUrl,
-  ContentKey,
-  ResolvedUrl,
-} from "../urls/download_urls.ts";
+import type { CachedUrl } from "../urls/download_urls.ts";
+import type { ContentKey, ResolvedUrl } from "../base/types.ts";
 import type { Downloaded } from "../download/file_download.ts";
 import type {
   ParquetPartRequest,
@@ -27,7 +24,7 @@ import {
   RepoProtocolError,
   WorkerCrashedError,
 } from "../base/errors.ts";
-import { CoordinatorError } from "../fleet/coordinator_connection.ts";
+import { CoordinatorError } from "../fleet/coordinator_error.ts";
 import {
   Hdf5FormatError,
   Hdf5UnsupportedError,

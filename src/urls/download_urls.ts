@@ -11,31 +11,12 @@ import type { AccessAnswer } from "../api/repo_api.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { isNearExpiry, localExpiry } from "./signed_url.ts";
-import type { Logger } from "../base/types.ts";
-
-/**
- * Which content a URL serves: file `id` as stored, or with `format:
- * "original"` the original upload of an ingested tabular file. The two
- * have different URLs, cached apart.
- */
-export interface ContentKey {
-  /** The repository's file id. */
-  id: number;
-  /** `"original"`: the original upload of an ingested tabular file. */
-  format?: "original";
-}
-
-/** A content URL with what is known about it. */
-export interface ResolvedUrl extends AccessAnswer {
-  /** When it was resolved, epoch ms. */
-  resolvedAt: number;
-  /**
-   * When its signature runs out by this machine's clock, epoch ms
-   * (`Infinity` when unsigned, or when its expiry is not understood: it is
-   * then used until the store refuses it).
-   */
-  expiresAt: number;
-}
+import type {
+  ContentKey,
+  Logger,
+  ResolvedUrl,
+  SharedUrls,
+} from "../base/types.ts";
 
 /**
  * Anything that turns a file id (and format) into a content URL. `stale`
@@ -102,28 +83,6 @@ export interface UrlStore {
   add(entry: StoredUrl): void;
   /** Drops `url`, which the store refused, if it is kept as `file`'s. */
   forget(file: ContentKey, url: string): void;
-}
-
-/**
- * URLs shared with other processes (the `coordinator` option): a fleet-wide
- * cache and HEAD budget. {@linkcode DownloadUrls} hands it every lookup it
- * would send; it answers from the fleet's cache, or calls `head` (which
- * sends the HEAD within this process's own budget) once it holds one of
- * the fleet's places. A `stale` URL, which the store refused, is dropped
- * from the fleet's cache. It never answers from anything else: when it
- * cannot reach the fleet, it rejects.
- */
-export interface SharedUrls {
-  /**
-   * The URL of `file` as the fleet knows it, or from `head` when no
-   * process has it (or only `stale`). Aborting `signal` withdraws the ask.
-   */
-  resolve(
-    file: ContentKey,
-    stale: string | undefined,
-    signal: AbortSignal,
-    head: (signal: AbortSignal) => Promise<ResolvedUrl>,
-  ): Promise<ResolvedUrl>;
 }
 
 /** A lookup in flight and how many askers that may withdraw still wait. */

@@ -21,7 +21,8 @@
  * @module
  */
 
-import type { ContentKey, StoredUrl, UrlStore } from "./download_urls.ts";
+import type { StoredUrl, UrlStore } from "./download_urls.ts";
+import type { ContentKey } from "../base/types.ts";
 import { cacheKey, isStale } from "./download_urls.ts";
 import { urlExpiry } from "./signed_url.ts";
 import { errorMessage } from "../base/errors.ts";

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { retriesOf } from "../base/retry_count.ts";
 import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { chunkReadWindow } from "./read_window.ts";
@@ -138,6 +139,7 @@ export class ArrayPartReader {
     return await readSelection(await arr, request.selection, {
       ...options,
       partsAtOnce: request.partsAtOnce,
+      retries: retriesOf(this.fs),
     });
   }
 }
@@ -169,12 +171,17 @@ export async function openArray(
  * @param arr an open array
  * @param selection what to read of it
  * @param options `signal` stops the chunk reads; `partsAtOnce` as in
- * {@linkcode ArrayPartRequest}
+ * {@linkcode ArrayPartRequest}; `retries` the count of the source's retries
+ * that narrows the read window (none when absent)
  */
 export async function readSelection(
   arr: zarr.Array<zarr.DataType, zarr.Readable>,
   selection: ArraySelection,
-  { signal, partsAtOnce }: { signal?: AbortSignal; partsAtOnce?: number } = {},
+  { signal, partsAtOnce, retries = () => 0 }: {
+    signal?: AbortSignal;
+    partsAtOnce?: number;
+    retries?: () => number;
+  } = {},
 ): Promise<ArrayPartResult> {
   if (arr.shape.length === 0 && !selection?.length) {
     return await arr.getChunk([], { signal });
@@ -183,7 +190,7 @@ export async function readSelection(
   const asSlices = pointAsSlices(full, arr.shape);
   const options = {
     createQueue: () =>
-      chunkQueue(chunkReadWindow(chunkBytes(arr), partsAtOnce)),
+      chunkQueue(chunkReadWindow(chunkBytes(arr), partsAtOnce), retries),
     signal,
   };
   if (asSlices === undefined) return await zarr.get(arr, full, options);

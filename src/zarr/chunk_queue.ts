@@ -6,20 +6,23 @@
  * @module
  */
 
-import { retriesSoFar } from "../base/retry_count.ts";
 import type { ReadStart, ReadWindow } from "./read_window.ts";
 
 /**
  * zarrita's `ChunkQueue` (p-queue compatible) running at most `window.size`
  * tasks at once, timed by the window. Each task that ends tells the window:
- * `congested()` when this thread retried a request since the last one
+ * `congested()` when the source read retried a request since the last one
  * ended, `completed()` when it succeeded. After a task fails, tasks not yet
  * started are skipped, and `onIdle` waits for the running ones to settle,
  * then rejects with the first failure.
  *
  * @param window how many tasks to run at once, told how each went
+ * @param retriesSoFar the retries the source read has backed off for so far
  */
-export function chunkQueue(window: ReadWindow): {
+export function chunkQueue(
+  window: ReadWindow,
+  retriesSoFar: () => number,
+): {
   add(task: () => Promise<void>): void;
   onIdle(): Promise<void[]>;
 } {

@@ -17,6 +17,7 @@ import {
   padSelection,
   readSelection,
 } from "./array_part.ts";
+import { retriesOf } from "../base/retry_count.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
 import type { ByteSource } from "./zarr_store.ts";
@@ -92,7 +93,10 @@ export async function getArray(
   const arr = await openArray(source, root, arrayPath);
   const decoder = partDecoderOf(source);
   if (decoder === undefined || !decodesToTypedArray(arr)) {
-    return await readSelection(arr, selection, options);
+    return await readSelection(arr, selection, {
+      ...options,
+      retries: retriesOf(source),
+    });
   }
   const full = padSelection(selection, arr.shape.length);
   const parts = splitSelection(

@@ -1,9 +1,14 @@
-// Behaviour of src/base/retry_count.ts, moved here from the examples on its internal symbols.
+// Behaviour of src/base/retry_count.ts.
 import { strictEqual } from "node:assert/strict";
-import { countRetry, retriesSoFar } from "../../../src/base/retry_count.ts";
+import { countRetriesOf, retriesOf } from "../../../src/base/retry_count.ts";
 
-Deno.test("retriesSoFar: Retries this thread has backed off for so far (rate limits, 5xx, dropped or stalled…", () => {
-  const before = retriesSoFar();
-  countRetry();
-  strictEqual(retriesSoFar(), before + 1);
+Deno.test("retriesOf: the count a source registered, read anew each time; 0 for a source that registered none", () => {
+  const counted = {};
+  let retries = 2;
+  countRetriesOf(counted, () => retries);
+  const count = retriesOf(counted);
+  strictEqual(count(), 2);
+  retries++;
+  strictEqual(count(), 3);
+  strictEqual(retriesOf({})(), 0);
 });

@@ -26,7 +26,10 @@ Deno.test("ContentReader: Reads bytes of files", async () => {
   const file = { id: emu.fileId("a.txt"), size: 11 };
   strictEqual(new TextDecoder().decode(await reader.read(file, 0, 5)), "hello");
   strictEqual(new TextDecoder().decode(await reader.read(file, -5)), "world");
-  strictEqual(await new Response(reader.stream(file, 6)).text(), "world");
+  strictEqual(
+    await new Response(reader.stream(file, { start: 6 })).text(),
+    "world",
+  );
 });
 
 Deno.test("collect: Concatenates a stream's chunks", async () => {

@@ -7,12 +7,12 @@ import {
 } from "node:assert/strict";
 import { startEmulator } from "../../../emulator.ts";
 import { RepoApi } from "../../../src/api/repo_api.ts";
+import type { SharedUrls } from "../../../src/base/types.ts";
 import {
   cachedUrl,
   cacheKey,
   DownloadUrls,
   isStale,
-  type SharedUrls,
   type StoredUrl,
   type UrlLookup,
   type UrlStore,

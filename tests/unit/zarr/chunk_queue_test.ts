@@ -5,7 +5,7 @@ import { chunkQueue } from "../../../src/zarr/chunk_queue.ts";
 import { ReadWindow } from "../../../src/zarr/read_window.ts";
 
 Deno.test("chunkQueue: zarrita's `ChunkQueue` (p-queue compatible) running at most `window.size` tasks at once, timed…", async () => {
-  const queue = chunkQueue(new ReadWindow({ initial: 2 }));
+  const queue = chunkQueue(new ReadWindow({ initial: 2 }), () => 0);
   let done = 0;
   for (let i = 0; i < 5; i++) queue.add(async () => void done++);
   await queue.onIdle();
@@ -14,6 +14,7 @@ Deno.test("chunkQueue: zarrita's `ChunkQueue` (p-queue compatible) running at mo
   // After a failure, tasks not yet started are skipped; those running end.
   const failing = chunkQueue(
     new ReadWindow({ initial: 2, floor: 2, ceiling: 2 }),
+    () => 0,
   );
   let started = 0;
   let finished = 0;
