@@ -263,18 +263,45 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "emulate",
-    args: "DIR",
-    min: 1,
+    args: "[DIR]",
+    min: 0,
     max: 1,
-    summary: "serve a local folder as a dataset until Ctrl-C",
-    details:
-      "Starts the local repository emulator over DIR (read once at start) and\nprints the --host and --pid to use with the other commands. Without a\ntoken: REPO_API_TOKEN and --token-file are ignored. --pid picks the id.",
+    summary: "serve a local folder (or the sample) as a dataset until Ctrl-C",
+    details: [
+      "Starts the local repository emulator over DIR (read once at start), or",
+      "over the sample dataset with --sample, and prints the repository's and the",
+      "object store's addresses and the --host and --pid to use with the other",
+      "commands. --pid picks the id. REPO_API_TOKEN and --token-file are ignored:",
+      "--token T makes the repository refuse requests without T (401).",
+      "Example: repo-fs emulate --sample --latency-ms 50 --port 8080",
+    ].join("\n"),
     options: {
       port: {
         type: "string",
         value: "N",
         integer: true,
         description: "port of the repository API (default: any free port)",
+      },
+      sample: {
+        type: "boolean",
+        description:
+          "serve the sample dataset (Zarr store, tables, nested folders)",
+      },
+      "latency-ms": {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "answer every request N ms late, as a distant server",
+      },
+      token: {
+        type: "string",
+        value: "T",
+        description: "refuse repository requests not carrying T (401)",
+      },
+      "no-redirect": {
+        type: "boolean",
+        description:
+          "serve file bytes from the repository, not by redirect to the store",
       },
     },
   },
