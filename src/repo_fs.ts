@@ -16,6 +16,7 @@ import { compileGlob } from "./tree/glob.ts";
 import { normalizePath } from "./tree/paths.ts";
 import { normalizePid } from "./api/pid.ts";
 import { RepoApi } from "./api/repo_api.ts";
+import { resolveDatasetUrl } from "./api/dataset_url.ts";
 import { RetryPolicy } from "./api/retry.ts";
 import { redactingLogger } from "./base/secrets.ts";
 import { UrlCacheFile } from "./urls/url_cache_file.ts";
@@ -28,7 +29,7 @@ import {
 } from "./serialize.ts";
 import type { FileInfo, Logger, RepoFsOptions } from "./base/types.ts";
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_GET_CONCURRENCY = 256;
 
 /** Tables shared by instances created with the same storage options. */
@@ -274,6 +275,46 @@ export class RepoFs {
       token,
       tokenHeader: this.#api.names.tokenHeader,
       getConcurrency,
+    });
+  }
+
+  /**
+   * A dataset from a URL as users paste it: the dataset page
+   * (`…/dataset.xhtml?persistentId=…[&version=…]`), the API URL
+   * (`…/api/datasets/:persistentId/?persistentId=…`) or a file page
+   * (`…/file.xhtml?persistentId=…` or `?fileId=…`: the dataset holding
+   * that file, asked of the repository). The URL's scheme, port and
+   * version are kept; `options.version` wins over the URL's.
+   *
+   * @example
+   * ```ts
+   * import { RepoFs } from "@x/repo-fs";
+   * import { startEmulator } from "@x/repo-fs/emulator";
+   * import { strictEqual } from "node:assert/strict";
+   * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+   * const fs = await RepoFs.fromUrl(
+   *   `${emu.host}/dataset.xhtml?persistentId=${emu.pid}`,
+   * );
+   * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+   * ```
+   *
+   * @param url the dataset's (or one of its files') URL
+   * @param options as the constructor's, without `host` and `pid`
+   */
+  static async fromUrl(
+    url: string,
+    options: Omit<RepoFsOptions, "host" | "pid"> = {},
+  ): Promise<RepoFs> {
+    const { host, pid, version } = await resolveDatasetUrl(url, {
+      ...options,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: new RetryPolicy(options.retry),
+    });
+    return new RepoFs({
+      ...options,
+      host,
+      pid,
+      version: options.version ?? version,
     });
   }
 

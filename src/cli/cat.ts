@@ -6,7 +6,7 @@
 
 import { abortable } from "../base/abort_callbacks.ts";
 import { integerOption } from "./args.ts";
-import type { Context } from "./context.ts";
+import { type Context, selectedPaths } from "./context.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 /**
@@ -18,7 +18,7 @@ export async function cat(context: Context): Promise<number> {
   const start = integerOption(context.line, "start");
   const end = integerOption(context.line, "end");
   const fs = await context.dataset();
-  const file = await fs.open(context.arg(0)!);
+  const file = await fs.open(selectedPaths(context, "PATH")[0]);
   using stop = stopSignal();
   const { signal } = stop;
   // A write to a pipe nobody reads never ends: a stop does not wait for it

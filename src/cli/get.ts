@@ -20,7 +20,7 @@ import {
   shardOf,
 } from "../fleet/shards.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { type Context, selectedPaths } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";
 import { formatSize, lsLines } from "./format.ts";
 import { displayPath, quotePath } from "./io.ts";
@@ -63,7 +63,7 @@ export async function get(context: Context): Promise<number> {
   }
   const shard = shardOption(context);
   const fs = await context.dataset();
-  const all = await selectFiles(fs, line.positionals);
+  const all = await selectFiles(fs, selectedPaths(context, "PATTERN"));
   const selection = shard === undefined ? all : shareOf(all, shard);
   if (shard !== undefined) out.stderr(`${shareLine(shard, all, selection)}\n`);
   const failures: Failure[] = [];

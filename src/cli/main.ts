@@ -12,6 +12,8 @@ import { Context } from "./context.ts";
 import { emulate } from "./emulate.ts";
 import { get } from "./get.ts";
 import { Output } from "./io.ts";
+import { schemeHint } from "./target.ts";
+import { RepoConnectionError } from "../base/errors.ts";
 import { findCommand, helpText } from "./spec.ts";
 
 /** Exit status of a failure. */
@@ -68,8 +70,17 @@ export async function main(args: readonly string[]): Promise<number> {
     if (context.verbose && error instanceof Error && error.stack) {
       out.stderr(`${error.stack}\n`);
     }
-    out.error(describe(error));
+    out.error(describe(error, context));
     return FAILURE;
+  }
+}
+
+/** The {@linkcode schemeHint} of the command's host, if it has one. */
+function hostHint(context: Context): string | undefined {
+  try {
+    return schemeHint(context.host());
+  } catch {
+    return undefined;
   }
 }
 
@@ -81,8 +92,12 @@ function usage(out: Output, error: UsageError): number {
   return USAGE;
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, context: Context): string {
   if (!(error instanceof Error)) return String(error);
+  if (error instanceof RepoConnectionError) {
+    const hint = hostHint(context);
+    if (hint !== undefined) return `${error.message}; ${hint}`;
+  }
   if (error instanceof Deno.errors.NotFound && error.message === "") {
     return "no such file or directory";
   }

@@ -39,6 +39,12 @@ export interface CommandSpec {
 
 /** Options every command takes, before or after the command word. */
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  dataset: {
+    type: "string",
+    value: "URL",
+    description:
+      "the dataset's page or API URL, or a file's page (instead of --host and --pid)",
+  },
   host: {
     type: "string",
     value: "H",
@@ -181,11 +187,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "cat",
     args: "PATH",
-    min: 1,
+    min: 0,
     max: 1,
     summary: "write a file's bytes to stdout",
     details:
-      "Without --start/--end the file is streamed. --end is exclusive; a negative\nnumber counts from the end of the file (write --start=-100).",
+      "Without --start/--end the file is streamed. --end is exclusive; a negative\nnumber counts from the end of the file (write --start=-100). PATH may be\nleft out when --dataset is a file's page: that file is read.",
     options: {
       start: {
         type: "string",
@@ -204,12 +210,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "get",
     args: "PATTERN... --out DIR",
-    min: 1,
+    min: 0,
     max: Infinity,
     summary: "download files into a folder, keeping their paths",
     details: [
       "PATTERN is a glob pattern or a path; a directory means everything below it,",
-      "and ** means the whole dataset. Each file is written to a temporary name,",
+      "and ** means the whole dataset; none means the file of a --dataset file page.",
+      "Each file is written to a temporary name,",
       "checked against the listed checksum (MD5, SHA-1, SHA-256, SHA-512) or size,",
       "then renamed into place, so an interrupted run leaves no half-written file.",
       "Paths that could escape DIR (.., absolute, backslash, control characters,",
@@ -319,7 +326,8 @@ export function helpText(command?: CommandSpec): string {
     return [
       "repo-fs: browse and download a dataset of a research-data repository",
       "",
-      "Usage: repo-fs --host H --pid P [options] COMMAND [ARGS]",
+      "Usage: repo-fs --dataset URL [options] COMMAND [ARGS]",
+      "       repo-fs --host H --pid P [options] COMMAND [ARGS]",
       "       repo-fs COMMAND --help",
       "",
       "Commands:",
@@ -329,6 +337,8 @@ export function helpText(command?: CommandSpec): string {
       ...optionLines(GLOBAL_OPTIONS),
       "",
       "The API token is read from --token-file F, else from REPO_API_TOKEN.",
+      "Without --dataset, --host or --pid: REPO_FS_DATASET, REPO_FS_HOST, REPO_FS_PID.",
+      "Example: repo-fs --dataset 'https://demo.dataverse.org/dataset.xhtml?persistentId=doi:10.70122/FK2/ABC' tree",
       "Exit status: 0 success, 1 failure, 2 bad usage, 130 interrupted.",
       "",
     ].join("\n");
@@ -343,7 +353,7 @@ export function helpText(command?: CommandSpec): string {
     ...(command.details ? ["", command.details] : []),
     ...own,
     "",
-    "Global options: --host H --pid P --token-file F --token-header H",
+    "Global options: --dataset URL --host H --pid P --token-file F --token-header H",
     "  --collections-path P --head-concurrency N",
     "  --timeout-ms N --retries N --dataset-version V --tabular T",
     "  --url-cache-dir DIR --coordinator URL --json --verbose",

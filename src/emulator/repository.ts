@@ -13,6 +13,7 @@ import { embargoActive } from "../api/listing_entry.ts";
 import type { StoredFile } from "./dataset.ts";
 import { type FailureRule, takeFailure } from "./faults.ts";
 import {
+  fileIdAnswer,
   filePageAnswer,
   filePidAnswer,
   jsonAnswer,
@@ -28,6 +29,7 @@ type Route =
   | { kind: "files"; version: string }
   | { kind: "versions" }
   | { kind: "filePid" }
+  | { kind: "fileId"; id: string }
   | { kind: "access"; id: string }
   | { kind: "unknown" };
 
@@ -93,6 +95,8 @@ export function repositoryHandler(
           return versionListAnswer(context, url);
         case "filePid":
           return filePidAnswer(context, url);
+        case "fileId":
+          return fileIdAnswer(context, route.id);
         case "access":
           return access(context, request, route.id);
         case "unknown":
@@ -125,6 +129,8 @@ function matchRoute(method: string, path: string, collections: RegExp): Route {
     if (/^\/api\/files\/:persistentId\/?$/.test(path)) {
       return { kind: "filePid" };
     }
+    match = /^\/api\/files\/(\d+)\/?$/.exec(path);
+    if (match) return { kind: "fileId", id: match[1] };
   }
   if (method === "GET" || method === "HEAD") {
     if ((match = /^\/api\/access\/datafile\/([^/]+)\/?$/.exec(path))) {
