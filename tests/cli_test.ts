@@ -136,8 +136,11 @@ Deno.test("ls, tree, find, glob and info print lines and parse back as --json", 
     "data/table.csv",
   ]);
   deepStrictEqual(json(findJson), [".hidden", "README.md", "data", "my files"]);
-  // No brace expansion in globs: the pattern names a literal "{csv,txt}".
-  deepStrictEqual(json(glob), []);
+  // No brace expansion in globs: the pattern names a literal "{csv,txt}",
+  // which matches nothing (exit 1, one line).
+  equal(glob.code, 1);
+  equal(glob.stdout, "");
+  equal(glob.stderr, 'repo-fs: no file matches "**/*.{csv,txt}"\n');
   equal(info.code, 0);
   ok(info.stdout.includes("name:         data/table.csv\n"));
   ok(info.stdout.includes("size:         8\n"));

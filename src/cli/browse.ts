@@ -10,12 +10,14 @@ import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
 import { infoLines, lsLines } from "./format.ts";
 import { displayPath } from "./io.ts";
+import { nothingFound, orNothingFound } from "./nothing_found.ts";
 import { drawTree, readTree } from "./tree.ts";
 
 /** `ls [PATH]`: the direct children of a directory (or the file itself). */
 export async function ls(context: Context): Promise<number> {
   const fs = await context.dataset();
-  const entries = await fs.ls(context.arg(0) ?? "");
+  const path = context.arg(0) ?? "";
+  const entries = await orNothingFound(fs, path, fs.ls(path));
   if (context.json) await context.out.json(entries);
   else await printLines(context, lsLines(entries));
   return 0;
@@ -25,7 +27,8 @@ export async function ls(context: Context): Promise<number> {
 export async function tree(context: Context): Promise<number> {
   const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
   const fs = await context.dataset();
-  const root = await readTree(fs, context.arg(0) ?? "", maxdepth);
+  const path = context.arg(0) ?? "";
+  const root = await orNothingFound(fs, path, readTree(fs, path, maxdepth));
   if (context.json) await context.out.json(root);
   else await printLines(context, drawTree(root));
   return 0;
@@ -35,10 +38,14 @@ export async function tree(context: Context): Promise<number> {
 export async function find(context: Context): Promise<number> {
   const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
   const fs = await context.dataset();
-  const paths = await fs.find(context.arg(0) ?? "", {
+  const path = context.arg(0) ?? "";
+  const paths = await fs.find(path, {
     maxdepth,
     withdirs: context.line.values.withdirs === true,
   });
+  if (paths.length === 0 && !await fs.exists(path)) {
+    throw await nothingFound(fs, path, "path");
+  }
   await printPaths(context, paths);
   return 0;
 }
@@ -46,14 +53,18 @@ export async function find(context: Context): Promise<number> {
 /** `glob PATTERN`: paths matching a pattern. */
 export async function glob(context: Context): Promise<number> {
   const fs = await context.dataset();
-  await printPaths(context, await fs.glob(context.arg(0)!));
+  const pattern = context.arg(0)!;
+  const paths = await fs.glob(pattern);
+  if (paths.length === 0) throw await nothingFound(fs, pattern, "pattern");
+  await printPaths(context, paths);
   return 0;
 }
 
 /** `info PATH`: what the listing says about a path. */
 export async function info(context: Context): Promise<number> {
   const fs = await context.dataset();
-  const entry = await fs.info(context.arg(0)!);
+  const path = context.arg(0)!;
+  const entry = await orNothingFound(fs, path, fs.info(path));
   if (context.json) await context.out.json(entry);
   else await printLines(context, infoLines(entry));
   return 0;

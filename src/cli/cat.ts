@@ -7,6 +7,7 @@
 import { abortable } from "../base/abort_callbacks.ts";
 import { integerOption } from "./args.ts";
 import { type Context, selectedPaths } from "./context.ts";
+import { orNothingFound } from "./nothing_found.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 /**
@@ -18,7 +19,8 @@ export async function cat(context: Context): Promise<number> {
   const start = integerOption(context.line, "start");
   const end = integerOption(context.line, "end");
   const fs = await context.dataset();
-  const file = await fs.open(selectedPaths(context, "PATH")[0]);
+  const path = selectedPaths(context, "PATH")[0];
+  const file = await orNothingFound(fs, path, fs.open(path));
   using stop = stopSignal();
   const { signal } = stop;
   // A write to a pipe nobody reads never ends: a stop does not wait for it

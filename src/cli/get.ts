@@ -24,6 +24,7 @@ import { type Context, selectedPaths } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";
 import { formatSize, lsLines } from "./format.ts";
 import { displayPath, quotePath } from "./io.ts";
+import { nothingFound } from "./nothing_found.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
@@ -79,9 +80,10 @@ export async function get(context: Context): Promise<number> {
     fail({ path, error: reason, refused: true });
   }
   for (const pattern of selection.unmatched) {
-    out.error(`no file matches ${quotePath(pattern)}`);
+    out.error((await nothingFound(fs, pattern, "pattern")).message);
   }
   const selected = selection.files.length + selection.refused.length;
+  if (selected === 0 && selection.unmatched.length > 0) return 1;
   const anonymous = await context.token() === undefined;
   const restricted = anonymous
     ? selection.files.filter((file) => file.restricted)
