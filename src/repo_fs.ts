@@ -228,7 +228,8 @@ export class RepoFs {
         }`,
       );
     }
-    const retry = new RetryPolicy(options.retry);
+    this.#logger = options.logger && redactingLogger(options.logger);
+    const retry = new RetryPolicy(options.retry, this.#logger);
     this.#api = RepoApi.connect({ ...options, timeoutMs, retry });
     this.host = host;
     this.pid = normalPid;
@@ -247,7 +248,6 @@ export class RepoFs {
       retry: retry.toJSON(),
       tabular,
     };
-    this.#logger = options.logger && redactingLogger(options.logger);
     this.#lister = new FileLister(this.#api, this.#logger);
     const shared = (options as { [SHARED_URLS]?: UrlResolver })[SHARED_URLS];
     if (shared === undefined) {

@@ -158,7 +158,10 @@ export class Context {
           token,
           ...names,
           timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          retry: new RetryPolicy(retries === undefined ? {} : { retries }),
+          retry: new RetryPolicy(
+            retries === undefined ? {} : { retries },
+            this.verbose ? this.out.logger() : undefined,
+          ),
         });
         ({ host, pid } = resolved);
         version ??= resolved.version;

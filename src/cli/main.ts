@@ -12,8 +12,7 @@ import { Context } from "./context.ts";
 import { emulate } from "./emulate.ts";
 import { get } from "./get.ts";
 import { Output } from "./io.ts";
-import { schemeHint } from "./target.ts";
-import { RepoConnectionError } from "../base/errors.ts";
+import { failureLine } from "./failure_line.ts";
 import { findCommand, helpText } from "./spec.ts";
 
 /** Exit status of a failure. */
@@ -70,17 +69,8 @@ export async function main(args: readonly string[]): Promise<number> {
     if (context.verbose && error instanceof Error && error.stack) {
       out.stderr(`${error.stack}\n`);
     }
-    out.error(describe(error, context));
+    out.error(await failureLine(error, context));
     return FAILURE;
-  }
-}
-
-/** The {@linkcode schemeHint} of the command's host, if it has one. */
-function hostHint(context: Context): string | undefined {
-  try {
-    return schemeHint(context.host());
-  } catch {
-    return undefined;
   }
 }
 
@@ -90,16 +80,4 @@ function usage(out: Output, error: UsageError): number {
     : "repo-fs --help";
   out.error(`${error.message} (see ${help})`);
   return USAGE;
-}
-
-function describe(error: unknown, context: Context): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error instanceof RepoConnectionError) {
-    const hint = hostHint(context);
-    if (hint !== undefined) return `${error.message}; ${hint}`;
-  }
-  if (error instanceof Deno.errors.NotFound && error.message === "") {
-    return "no such file or directory";
-  }
-  return error.message;
 }
