@@ -18,8 +18,9 @@ export async function ls(context: Context): Promise<number> {
   const fs = await context.dataset();
   const path = context.arg(0) ?? "";
   const entries = await orNothingFound(fs, path, fs.ls(path));
+  const long = context.line.values.long === true;
   if (context.json) await context.out.json(entries);
-  else await printLines(context, lsLines(entries));
+  else await printLines(context, lsLines(entries, { long }));
   return 0;
 }
 

@@ -48,17 +48,29 @@ export function accessNote(info: FileInfo): string | undefined {
 
 /**
  * `ls` output: one line per entry, the size right-aligned (`-` for a
- * directory), then the full dataset path, directories ending in `/`, and
- * for a restricted or embargoed file its {@linkcode accessNote}.
+ * directory), with `long` the type and the listed checksum (`-` when
+ * none), then the full dataset path, directories ending in `/`, and for a
+ * restricted or embargoed file its {@linkcode accessNote}.
  */
-export function lsLines(entries: readonly FileInfo[]): string[] {
+export function lsLines(
+  entries: readonly FileInfo[],
+  { long = false } = {},
+): string[] {
   const sizes = entries.map((e) =>
     e.type === "directory" ? "-" : formatSize(e.size)
   );
   const width = Math.max(6, ...sizes.map((s) => s.length));
+  const sums = entries.map((e) => {
+    const checksum = listedChecksum(e);
+    return checksum === undefined ? "-" : `${checksum.type}:${checksum.value}`;
+  });
+  const sumWidth = Math.max(...sums.map((s) => s.length));
   return entries.map((entry, i) => {
     const note = accessNote(entry);
-    return `${sizes[i].padStart(width)}  ${displayPath(entry.name)}${
+    const details = long
+      ? `${entry.type.padEnd(9)}  ${sums[i].padEnd(sumWidth)}  `
+      : "";
+    return `${sizes[i].padStart(width)}  ${details}${displayPath(entry.name)}${
       entry.type === "directory" ? "/" : ""
     }${note === undefined ? "" : `  (${note})`}`;
   });

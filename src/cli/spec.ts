@@ -15,6 +15,10 @@ export interface OptionSpec {
   value?: string;
   /** The value must be an integer (checked when read). */
   integer?: boolean;
+  /** The option may be given more than once; its values are kept in order. */
+  multiple?: boolean;
+  /** A command line using the option, shown under it in help. */
+  example?: string;
   /** One line of help. */
   description: string;
 }
@@ -140,7 +144,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "list a directory (the root by default)",
     details:
       "Prints one line per entry: size and full dataset path, directories ending in /.\nOn a file, prints that file. --json prints the entries as an array.",
-    options: {},
+    options: {
+      long: {
+        type: "boolean",
+        short: "l",
+        description: "also the type and the listed checksum of each entry",
+        example: "repo-fs ls -l tables",
+      },
+    },
   },
   {
     name: "tree",
@@ -150,7 +161,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "draw the tree below a directory",
     details:
       "--json prints nested objects with a children array per directory.",
-    options: { maxdepth: MAXDEPTH },
+    options: {
+      maxdepth: {
+        ...MAXDEPTH,
+        short: "L",
+        example: "repo-fs tree climate.zarr -L 1",
+      },
+    },
   },
   {
     name: "find",
@@ -216,9 +233,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "PATTERN is a glob pattern or a path; a directory means everything below it,",
       "and ** means the whole dataset; none means the file of a --dataset file page.",
-      "Each file is written to a temporary name,",
-      "checked against the listed checksum (MD5, SHA-1, SHA-256, SHA-512) or size,",
-      "then renamed into place, so an interrupted run leaves no half-written file.",
+      "Each file is written to a temporary name, checked against the listed",
+      "checksum (MD5, SHA-1, SHA-256, SHA-512) or size, then renamed into place,",
+      "so an interrupted run leaves no half-written file.",
       "Paths that could escape DIR (.., absolute, backslash, control characters,",
       "drive letters, symlinks) are refused and reported; the rest of the download",
       "goes on. Without a token, restricted and embargoed files are skipped and",
@@ -232,14 +249,46 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       out: {
         type: "string",
+        short: "o",
         value: "DIR",
         description: "folder to write into, created if missing",
+        example: "repo-fs get 'climate.zarr/**' -o data",
       },
       parallel: {
         type: "string",
+        short: "j",
         value: "N",
         integer: true,
         description: "files downloaded at once (default 8)",
+        example: "repo-fs get '**' -o data -j 4",
+      },
+      include: {
+        type: "string",
+        value: "P",
+        multiple: true,
+        description:
+          "keep only selected files matching P (repeatable; no / in P: the base name)",
+        example: "repo-fs get '**' -o data --include '*.nc' --include '*.csv'",
+      },
+      exclude: {
+        type: "string",
+        value: "P",
+        multiple: true,
+        description:
+          "leave out selected files matching P (repeatable; applied after --include)",
+        example:
+          "repo-fs get climate.zarr -o data --exclude 'climate.zarr/precipitation/*'",
+      },
+      quiet: {
+        type: "boolean",
+        short: "q",
+        description: "no progress line and no summary; failures still shown",
+        example: "repo-fs get '**' -o data -q",
+      },
+      "no-progress": {
+        type: "boolean",
+        description: "no progress line (the summary stays)",
+        example: "repo-fs get '**' -o data --no-progress",
       },
       resume: {
         type: "boolean",
@@ -372,5 +421,11 @@ function optionLines(options: Record<string, OptionSpec>): string[] {
     ] as const
   );
   const width = Math.max(...heads.map(([head]) => head.length));
-  return heads.map(([head, text]) => `  ${head.padEnd(width)}  ${text}`);
+  return heads.flatMap(([head, text], i) => {
+    const { example } = Object.values(options)[i];
+    const line = `  ${head.padEnd(width)}  ${text}`;
+    return example === undefined
+      ? [line]
+      : [line, `  ${" ".repeat(width)}    e.g. ${example}`];
+  });
 }
