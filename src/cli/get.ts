@@ -241,12 +241,13 @@ async function download(
 ): Promise<{ outcomes: Outcome[]; interrupted: boolean }> {
   const { out, line } = context;
   const total = job.files.reduce((sum, f) => sum + (f.size ?? 0), 0);
-  const showProgress = !context.json && Deno.stderr.isTerminal() &&
-    line.values.quiet !== true && line.values["no-progress"] !== true;
+  const showProgress = !context.json && line.values.quiet !== true &&
+    line.values["no-progress"] !== true;
   const progress = new Progress(
     showProgress ? out : undefined,
     job.files.length,
     total,
+    Deno.stderr.isTerminal(),
   );
   using stop = stopSignal();
   const workers = Math.max(
