@@ -5,7 +5,8 @@
  * @module
  */
 
-import { listCollection } from "../repo_fs.ts";
+import { listCollection, type RepoFs } from "../repo_fs.ts";
+import { directoryTotals, entryJson, treeJson } from "./entry_json.ts";
 import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
 import { infoLines, lsLines } from "./format.ts";
@@ -19,7 +20,7 @@ export async function ls(context: Context): Promise<number> {
   const path = context.arg(0) ?? "";
   const entries = await orNothingFound(fs, path, fs.ls(path));
   const long = context.line.values.long === true;
-  if (context.json) await context.out.json(entries);
+  if (context.json) await context.out.json(entries.map(entryJson));
   else await printLines(context, lsLines(entries, { long }));
   return 0;
 }
@@ -30,7 +31,7 @@ export async function tree(context: Context): Promise<number> {
   const fs = await context.dataset();
   const path = context.arg(0) ?? "";
   const root = await orNothingFound(fs, path, readTree(fs, path, maxdepth));
-  if (context.json) await context.out.json(root);
+  if (context.json) await context.out.json(treeJson(root));
   else await printLines(context, drawTree(root));
   return 0;
 }
@@ -47,7 +48,7 @@ export async function find(context: Context): Promise<number> {
   if (paths.length === 0 && !await fs.exists(path)) {
     throw await nothingFound(fs, path, "path");
   }
-  await printPaths(context, paths);
+  await printPaths(context, fs, paths);
   return 0;
 }
 
@@ -57,7 +58,7 @@ export async function glob(context: Context): Promise<number> {
   const pattern = context.arg(0)!;
   const paths = await fs.glob(pattern);
   if (paths.length === 0) throw await nothingFound(fs, pattern, "pattern");
-  await printPaths(context, paths);
+  await printPaths(context, fs, paths);
   return 0;
 }
 
@@ -66,8 +67,11 @@ export async function info(context: Context): Promise<number> {
   const fs = await context.dataset();
   const path = context.arg(0)!;
   const entry = await orNothingFound(fs, path, fs.info(path));
-  if (context.json) await context.out.json(entry);
-  else await printLines(context, infoLines(entry));
+  const totals = entry.type === "directory"
+    ? await directoryTotals(fs, path)
+    : undefined;
+  if (context.json) await context.out.json({ ...entryJson(entry), ...totals });
+  else await printLines(context, infoLines(entry, totals));
   return 0;
 }
 
@@ -109,9 +113,19 @@ function itemLine(item: unknown): string {
     .join("  ");
 }
 
-async function printPaths(context: Context, paths: string[]): Promise<void> {
-  if (context.json) await context.out.json(paths);
-  else await printLines(context, paths.map(displayPath));
+/** Paths, one a line, directories ending in `/` (not in JSON). */
+async function printPaths(
+  context: Context,
+  fs: RepoFs,
+  paths: string[],
+): Promise<void> {
+  if (context.json) return await context.out.json(paths);
+  const lines: string[] = [];
+  for (const path of paths) {
+    const dir = (await fs.info(path)).type === "directory";
+    lines.push(`${displayPath(path)}${dir ? "/" : ""}`);
+  }
+  await printLines(context, lines);
 }
 
 async function printLines(context: Context, lines: string[]): Promise<void> {

@@ -76,20 +76,28 @@ export function lsLines(
   });
 }
 
-/** `info` output: one `field: value` line per field the entry has. */
-export function infoLines(info: FileInfo): string[] {
+/**
+ * `info` output: one `field: value` line per field the entry has; for a
+ * directory, its `totals` (files below it and their bytes).
+ */
+export function infoLines(
+  info: FileInfo,
+  totals?: { files: number; bytes: number },
+): string[] {
   const rows: [string, string][] = [
     ["name", info.name === "" ? "(dataset root)" : displayPath(info.name)],
     ["type", info.type],
   ];
+  if (totals !== undefined) {
+    rows.push(["files", String(totals.files)], [
+      "bytes",
+      byteCount(totals.bytes),
+    ]);
+  }
   if (info.type === "file") {
     rows.push([
       "size",
-      info.size === null
-        ? "not listed"
-        : info.size < 1024
-        ? String(info.size)
-        : `${info.size} (${formatSize(info.size)})`,
+      info.size === null ? "not listed" : byteCount(info.size),
     ]);
   }
   if (info.id !== undefined) rows.push(["id", String(info.id)]);
@@ -109,4 +117,9 @@ export function infoLines(info: FileInfo): string[] {
   const note = accessNote(info);
   if (note !== undefined) rows.push(["access", note]);
   return rows.map(([field, value]) => `${`${field}:`.padEnd(14)}${value}`);
+}
+
+/** `512`, or from 1 KiB on `2048 (2.0 KiB)`. */
+function byteCount(bytes: number): string {
+  return bytes < 1024 ? String(bytes) : `${bytes} (${formatSize(bytes)})`;
 }
