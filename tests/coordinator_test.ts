@@ -5,7 +5,7 @@ import { createClient } from "@redis/client";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
 import { getArray } from "../zarr.ts";
-import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
+import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 import {
   bounded,
   cliCommand,

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseShard, RepoFs, shardFromEnvironment, shardOf } from "../mod.ts";
 import { chunkShard, getArray } from "../zarr.ts";
 import { startEmulator } from "../emulator.ts";
-import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
+import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 import { filesBelow, patterned, runCli } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
