@@ -181,3 +181,17 @@ Deno.test("a 401 says whether a token was sent and, if none was, how to give one
   );
   ok(!wrong.stderr.includes("wrong"), "the token is not shown");
 });
+
+Deno.test("a port fetch refuses to connect to is tried once", async () => {
+  const counted = countingFetch();
+  const fs = new RepoFs({
+    host: "http://127.0.0.1:9",
+    pid: PID,
+    fetch: counted.fetch,
+  });
+  await rejects(
+    fs.ls(""),
+    /^RepoConnectionError: Request to http:\/\/127\.0\.0\.1:9 failed: fetch refuses the port of 127\.0\.0\.1:9 \(a port browsers block\); 1 attempt made$/,
+  );
+  equal(counted.calls, 1);
+});

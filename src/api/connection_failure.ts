@@ -1,6 +1,6 @@
 /**
  * Connection failures no retry cures: a name that does not resolve, a TLS
- * handshake that fails, and a refused connection to a host that has not
+ * handshake that fails, a port `fetch` will not connect to, and a refused connection to a host that has not
  * answered this process yet (one retry, in case it was starting). Each ends
  * in one line naming the host, the cause in plain words and the attempts
  * made.
@@ -11,7 +11,7 @@
 import { errorMessage, RepoConnectionError } from "../base/errors.ts";
 
 /** Why a connection could not be made, when the runtime's words say. */
-export type ConnectionFailure = "dns" | "refused" | "tls";
+export type ConnectionFailure = "dns" | "refused" | "tls" | "blocked";
 
 const PATTERNS: [ConnectionFailure, RegExp][] = [
   [
@@ -19,6 +19,7 @@ const PATTERNS: [ConnectionFailure, RegExp][] = [
     /dns error|failed to lookup address|name or service not known|no address associated|nodename nor servname|ENOTFOUND|EAI_AGAIN|getaddrinfo/i,
   ],
   ["refused", /connection refused|ECONNREFUSED|ConnectionRefused/i],
+  ["blocked", /Requests to port \d+ are blocked|bad port/i],
   [
     "tls",
     /invalid peer certificate|corrupt message|certificate|handshake|\bTLS\b|\bSSL\b|CERT_|UnknownIssuer/i,
@@ -44,7 +45,7 @@ export function connectionFailure(
 
 /**
  * Whether the failure ends the request after `attempts` attempts: at once
- * for DNS and TLS, after two for a refusal by a host that never answered.
+ * for DNS, TLS and a blocked port, after two for a refusal by a host that never answered.
  */
 export function isPermanent(error: unknown, attempts: number): boolean {
   const kind = connectionFailure(error);
@@ -69,6 +70,7 @@ export function explainConnection(error: unknown, attempts: number): unknown {
     dns: `the name ${hostname} does not resolve (DNS lookup failed)`,
     refused: `nothing accepts connections at ${host} (connection refused)`,
     tls: `the ${protocol.slice(0, -1)} (TLS) handshake with ${host} failed`,
+    blocked: `fetch refuses the port of ${host} (a port browsers block)`,
   }[kind];
   return new RepoConnectionError(
     `${protocol}//${host}`,
