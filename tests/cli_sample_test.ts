@@ -89,6 +89,13 @@ Deno.test("emulate --sample prints both addresses and the --host/--pid to use; -
     equal(listed.code, 0, listed.stderr);
     ok(listed.stdout.includes("climate.zarr/"), listed.stdout);
 
+    const page = served.text.match(/ or --dataset '(\S+)'\n/)?.[1];
+    ok(page, served.text);
+    const viaPage = await runCli(["--dataset", page, "ls"], {
+      REPO_API_TOKEN: "sekrit",
+    });
+    equal(viaPage.stdout, listed.stdout, viaPage.stderr);
+
     const catted = await runCli([...args, "cat", "docs/methods v1.0.txt"], {
       REPO_API_TOKEN: "sekrit",
     });

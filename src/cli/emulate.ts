@@ -14,7 +14,7 @@ import { onStopSignal } from "./signals.ts";
 /**
  * `emulate [DIR] [--sample] [--port N] [--latency-ms N] [--token T]
  * [--no-redirect]`: starts the emulator over `DIR` and/or the sample,
- * prints both origins and the `--host` and `--pid` to use (one JSON object
+ * prints both origins and the `--host` and `--pid` (or `--dataset`) to use (one JSON object
  * with `--json`), waits for SIGINT or SIGTERM, then closes the servers.
  */
 export async function emulate(context: Context): Promise<number> {
@@ -56,11 +56,13 @@ export async function emulate(context: Context): Promise<number> {
     const fs = new RepoFs({ host: emu.host, pid: emu.pid, token });
     const files = (await fs.find("")).length;
     const target = `--host ${emu.host} --pid ${emu.pid}`;
+    const page = `${emu.host}/dataset.xhtml?persistentId=${emu.pid}`;
     if (context.json) {
       await context.out.json({
         host: emu.host,
         storeOrigin: emu.storeOrigin,
         pid: emu.pid,
+        dataset: page,
         alias: emu.alias,
         files,
       });
@@ -74,6 +76,7 @@ export async function emulate(context: Context): Promise<number> {
         `  repository:   ${emu.host}`,
         `  object store: ${emu.storeOrigin}`,
         `  ${target}`,
+        `  or --dataset '${page}'`,
         `  (collection alias for datasets: ${emu.alias})`,
         ...(token === undefined ? [] : [
           "Requests without the --token value are refused (401): give it with",
