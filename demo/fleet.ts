@@ -36,7 +36,7 @@ import {
 } from "../fleet.ts";
 import { startEmulator } from "../emulator.ts";
 import { chunkShard, getArray, zarrStore } from "../zarr.ts";
-import { SAMPLE_STORE, sampleDataset } from "./sample_dataset.ts";
+import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 
 const USAGE =
   `Usage: demo/fleet.ts [--host H --pid P --store PATH] [--array NAME]

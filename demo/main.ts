@@ -15,7 +15,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
-import { SAMPLE_STORE, sampleDataset } from "./sample_dataset.ts";
+import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 import { countingFetch } from "./counting_fetch.ts";
 
 const USAGE =

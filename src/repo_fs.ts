@@ -17,6 +17,7 @@ import { normalizePath } from "./tree/paths.ts";
 import { findQuery, globQuery } from "./tree/table_queries.ts";
 import { normalizePid } from "./api/pid.ts";
 import { RepoApi } from "./api/repo_api.ts";
+import { resolveDatasetUrl } from "./api/dataset_url.ts";
 import { RetryPolicy } from "./api/retry.ts";
 import { countRetriesOf } from "./base/retry_count.ts";
 import { redactingLogger } from "./base/secrets.ts";
@@ -49,7 +50,7 @@ import type {
   DownloadToFileOptions,
 } from "./download/file_download.ts";
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_GET_CONCURRENCY = 256;
 
 /** Tables shared by instances created with the same storage options. */
@@ -207,7 +208,8 @@ export class RepoFs {
         }`,
       );
     }
-    const retry = new RetryPolicy(options.retry);
+    this.#logger = options.logger && redactingLogger(options.logger);
+    const retry = new RetryPolicy(options.retry, this.#logger);
     countRetriesOf(this, () => retry.backoffs);
     this.#api = RepoApi.connect({ ...options, timeoutMs, retry });
     this.host = host;
@@ -228,7 +230,6 @@ export class RepoFs {
       tabular,
       ...(maxBytes === undefined ? {} : { maxBytes }),
     };
-    this.#logger = options.logger && redactingLogger(options.logger);
     this.#lister = new FileLister(this.#api, this.#logger);
     const shared = (options as { [SHARED_URLS]?: UrlResolver })[SHARED_URLS];
     if (shared === undefined) {
@@ -252,6 +253,46 @@ export class RepoFs {
       tokenHeader: this.#api.names.tokenHeader,
       getConcurrency,
       maxBytes,
+    });
+  }
+
+  /**
+   * A dataset from a URL as users paste it: the dataset page
+   * (`…/dataset.xhtml?persistentId=…[&version=…]`), the API URL
+   * (`…/api/datasets/:persistentId/?persistentId=…`) or a file page
+   * (`…/file.xhtml?persistentId=…` or `?fileId=…`: the dataset holding
+   * that file, asked of the repository). The URL's scheme, port and
+   * version are kept; `options.version` wins over the URL's.
+   *
+   * @example
+   * ```ts
+   * import { RepoFs } from "@x/repo-fs";
+   * import { startEmulator } from "@x/repo-fs/emulator";
+   * import { strictEqual } from "node:assert/strict";
+   * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+   * const fs = await RepoFs.fromUrl(
+   *   `${emu.host}/dataset.xhtml?persistentId=${emu.pid}`,
+   * );
+   * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+   * ```
+   *
+   * @param url the dataset's (or one of its files') URL
+   * @param options as the constructor's, without `host` and `pid`
+   */
+  static async fromUrl(
+    url: string,
+    options: Omit<RepoFsOptions, "host" | "pid"> = {},
+  ): Promise<RepoFs> {
+    const { host, pid, version } = await resolveDatasetUrl(url, {
+      ...options,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: new RetryPolicy(options.retry),
+    });
+    return new RepoFs({
+      ...options,
+      host,
+      pid,
+      version: options.version ?? version,
     });
   }
 

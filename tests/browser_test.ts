@@ -20,7 +20,7 @@ import {
 import { decode } from "fast-png";
 import { RepoFs, RepoProtocolError } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
-import { sampleDataset } from "../demo/sample_dataset.ts";
+import { sampleDataset } from "../src/emulator/sample.ts";
 import { bundleDemo } from "../demo/browser/bundle.ts";
 import { serveDemo } from "../demo/browser/serve.ts";
 import { Chromium, type Page } from "./browser/chromium.ts";

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
 import type { EmulatorOptions } from "../emulator.ts";
 import { temporaryName } from "../src/download/file_download.ts";
-import { progressLine } from "../src/cli/progress.ts";
 import {
   cliCommand,
   type CliRun,
@@ -136,8 +135,11 @@ Deno.test("ls, tree, find, glob and info print lines and parse back as --json", 
     "data/table.csv",
   ]);
   deepStrictEqual(json(findJson), [".hidden", "README.md", "data", "my files"]);
-  // No brace expansion in globs: the pattern names a literal "{csv,txt}".
-  deepStrictEqual(json(glob), []);
+  // No brace expansion in globs: the pattern names a literal "{csv,txt}",
+  // which matches nothing (exit 1, one line).
+  equal(glob.code, 1);
+  equal(glob.stdout, "");
+  equal(glob.stderr, 'repo-fs: no file matches "**/*.{csv,txt}"\n');
   equal(info.code, 0);
   ok(info.stdout.includes("name:         data/table.csv\n"));
   ok(info.stdout.includes("size:         8\n"));
@@ -930,36 +932,6 @@ Deno.test("emulate serves a folder: ls through it, then SIGTERM stops it", async
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
-
-Deno.test("the progress line shows files, bytes, rate and ETA", () => {
-  equal(
-    progressLine({
-      files: 3,
-      totalFiles: 10,
-      bytes: 2048,
-      totalBytes: 4096,
-      seconds: 2,
-    }),
-    "[##########----------] 3/10 files  2.0 KiB/4.0 KiB  1.0 KiB/s  ETA 0:02",
-  );
-  equal(
-    progressLine({
-      files: 0,
-      totalFiles: 4,
-      bytes: 0,
-      totalBytes: 0,
-      seconds: 0,
-    }),
-    "[--------------------] 0/4 files  0 B/0 B  0 B/s  ETA -:--",
-  );
-  equal(
-    progressLine(
-      { files: 1, totalFiles: 1, bytes: 5, totalBytes: 5, seconds: 1 },
-      10,
-    ),
-    "[#########",
-  );
 });
 
 Deno.test("temporary names are hidden, marked, random and short", () => {

@@ -12,7 +12,7 @@ import { type Emulator, startEmulator } from "../emulator.ts";
 import { RepoFs, type UrlCoordinator } from "../mod.ts";
 import { redisCoordinator } from "../fleet.ts";
 import { getArray } from "../zarr.ts";
-import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
+import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 import {
   bounded,
   cliCommand,

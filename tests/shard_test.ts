@@ -11,7 +11,7 @@ import { RepoFs } from "../mod.ts";
 import { parseShard, shardFromEnvironment, shardOf } from "../fleet.ts";
 import { chunkShard, getArray } from "../zarr.ts";
 import { startEmulator } from "../emulator.ts";
-import { SAMPLE_STORE, sampleDataset } from "../demo/sample_dataset.ts";
+import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 import { filesBelow, patterned, runCli } from "./support.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));

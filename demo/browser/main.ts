@@ -10,7 +10,7 @@
 
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator.ts";
-import { sampleDataset } from "../sample_dataset.ts";
+import { sampleDataset } from "../../src/emulator/sample.ts";
 import { bundleDemo } from "./bundle.ts";
 import { serveDemo } from "./serve.ts";
 

@@ -8,7 +8,7 @@
  */
 
 import type { Emulator } from "../../emulator.ts";
-import { SAMPLE_STORE } from "../sample_dataset.ts";
+import { SAMPLE_STORE } from "../../src/emulator/sample.ts";
 
 /** The pages of this folder. */
 const PAGES = ["index.html", "harness.html"];
@@ -47,7 +47,7 @@ export interface DemoServer extends AsyncDisposable {
  * import { serveDemo } from "./serve.ts";
  * import { bundleDemo } from "./bundle.ts";
  * import { startEmulator } from "../../emulator.ts";
- * import { sampleDataset } from "../sample_dataset.ts";
+ * import { sampleDataset } from "../../src/emulator/sample.ts";
  * await using emu = await startEmulator({ files: await sampleDataset(16) });
  * const dir = await Deno.makeTempDir();
  * await bundleDemo(dir);

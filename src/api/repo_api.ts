@@ -124,7 +124,8 @@ export function contentUrlProblem(
   }; content is read over https only`;
 }
 
-function isLoopback(url: URL): boolean {
+/** Whether `url` names this machine (localhost, 127.x.y.z, [::1]). */
+export function isLoopback(url: URL): boolean {
   return LOOPBACK.test(url.hostname);
 }
 

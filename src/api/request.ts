@@ -9,6 +9,7 @@
 import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import { delay } from "../base/delay.ts";
+import { noteAnswered } from "./connection_failure.ts";
 
 /** What every request needs: the transport and how long it may take. */
 export interface Transport {
@@ -182,7 +183,9 @@ export class Deadline {
   ): Promise<Response> {
     const fetching = transport.fetch(url, { ...init, signal: this.signal });
     try {
-      return await this.race(fetching);
+      const response = await this.race(fetching);
+      noteAnswered(url);
+      return response;
     } catch (error) {
       await settledWithin(fetching, this.timeoutMs);
       throw error;

@@ -8,7 +8,8 @@
 
 import { delay } from "../base/delay.ts";
 import { RepoConnectionError, RepoHttpError } from "../base/errors.ts";
-import type { RetryOptions } from "../base/types.ts";
+import type { Logger, RetryOptions } from "../base/types.ts";
+import { explainConnection, isPermanent } from "./connection_failure.ts";
 
 /** Rate limits and server or gateway trouble; S3 asks for 500 to be retried too. */
 const RETRIABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -31,12 +32,18 @@ export class RetryPolicy {
   /** Longest single wait. */
   readonly maxDelayMs: number;
   #backoffs = 0;
+  /** Told of each retry and its wait as it happens. */
+  readonly #logger?: Logger;
 
-  /** @param options overrides of the defaults (5 retries, 250 ms, 30 s) */
-  constructor(options: RetryOptions = {}) {
+  /**
+   * @param options overrides of the defaults (5 retries, 250 ms, 30 s)
+   * @param logger told of each retry and its wait
+   */
+  constructor(options: RetryOptions = {}, logger?: Logger) {
     this.retries = options.retries ?? 5;
     this.baseDelayMs = options.baseDelayMs ?? 250;
     this.maxDelayMs = options.maxDelayMs ?? 30_000;
+    this.#logger = logger;
     for (const [name, value] of Object.entries(this)) {
       if (!Number.isFinite(value) || value < 0) {
         throw new TypeError(
@@ -67,6 +74,15 @@ export class RetryPolicy {
     this.#backoffs++;
   }
 
+  /** Logs that retry number `attempt + 1` comes after `waitMs`, and why. */
+  noteRetry(attempt: number, waitMs: number, error: unknown): void {
+    this.#logger?.info(
+      `retry ${attempt + 1} of ${this.retries} in ${
+        (waitMs / 1000).toFixed(1)
+      } s after: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+
   /** The plain-object form, for transfer to a worker. */
   toJSON(): Required<RetryOptions> {
     const { retries, baseDelayMs, maxDelayMs } = this;
@@ -89,7 +105,9 @@ export interface RetryCost {
  * Runs `attempt` until it succeeds, fails in a way {@linkcode isRetriable}
  * refuses, or the policy's retries run out. The last error is thrown as it
  * is, or, when retries ran out, as `giveUp` tells it with what the attempts
- * cost. An abort of `signal` ends the wait between attempts at once.
+ * cost. A connection failure no retry cures (see `connection_failure.ts`)
+ * ends it at once, in one line. An abort of `signal` ends the wait between
+ * attempts at once.
  * `spent` counts failed attempts made before this call for the same work,
  * as when a read resumes after an answer that brought almost nothing: they
  * use up retries and lengthen the waits as if made here.
@@ -108,14 +126,20 @@ export async function retrying<T>(
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (!isRetriable(error)) throw error;
+      if (isPermanent(error, done - spent + 1)) {
+        throw explainConnection(error, done - spent + 1);
+      }
       if (done >= policy.retries) {
-        throw giveUp ? giveUp(error, { attempts: done + 1, waitedMs }) : error;
+        const cost = { attempts: done + 1, waitedMs };
+        const given = explainConnection(error, done + 1);
+        throw given !== error ? given : giveUp ? giveUp(error, cost) : error;
       }
       const retryAfter = error instanceof RepoHttpError
         ? error.retryAfter
         : undefined;
       const wait = policy.delayMs(done, retryAfter);
       waitedMs += wait;
+      policy.noteRetry(done, wait, error);
       policy.countBackoff();
       await delay(wait, signal);
     }

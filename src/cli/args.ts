@@ -40,8 +40,8 @@ export interface CommandLine {
   help: boolean;
   /** The command's arguments. */
   positionals: string[];
-  /** Option values by long name. */
-  values: Record<string, string | boolean | undefined>;
+  /** Option values by long name (a list for an option given more than once). */
+  values: Record<string, string | string[] | boolean | undefined>;
 }
 
 /**
@@ -98,7 +98,7 @@ export function integerOption(
   range: { min?: number; max?: number } = {},
 ): number | undefined {
   const text = line.values[name];
-  if (text === undefined || typeof text === "boolean") return undefined;
+  if (typeof text !== "string") return undefined;
   const where = line.command?.name;
   const value = /^-?\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value)) {
@@ -122,6 +122,16 @@ export function stringOption(
 ): string | undefined {
   const value = line.values[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/** The values of an option that may be repeated, in order; `[]` when absent. */
+export function listOption(line: CommandLine, name: string): string[] {
+  const value = line.values[name];
+  return Array.isArray(value)
+    ? value
+    : typeof value === "string"
+    ? [value]
+    : [];
 }
 
 /** Every option name that takes a value, across all commands. */
@@ -178,7 +188,11 @@ function parse(
   const config = Object.fromEntries(
     Object.entries(options).map(([name, spec]) => [
       name,
-      spec.short ? { type: spec.type, short: spec.short } : { type: spec.type },
+      {
+        type: spec.type,
+        ...(spec.short ? { short: spec.short } : {}),
+        ...(spec.multiple ? { multiple: true } : {}),
+      },
     ]),
   );
   try {

@@ -5,20 +5,24 @@
  * @module
  */
 
-import { listCollection } from "../repo_fs.ts";
+import { listCollection, type RepoFs } from "../repo_fs.ts";
+import { directoryTotals, entryJson } from "./entry_json.ts";
 import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
 import { infoLines, lsLines } from "./format.ts";
 import { displayPath } from "./io.ts";
+import { nothingFound, orNothingFound } from "./nothing_found.ts";
 import { drawTree, readTree } from "./tree.ts";
 import { treeJson } from "./tree_json.ts";
 
 /** `ls [PATH]`: the direct children of a directory (or the file itself). */
 export async function ls(context: Context): Promise<number> {
   const fs = await context.dataset();
-  const entries = await fs.ls(context.arg(0) ?? "");
-  if (context.json) await context.out.json(entries);
-  else await printLines(context, lsLines(entries));
+  const path = context.arg(0) ?? "";
+  const entries = await orNothingFound(fs, path, fs.ls(path));
+  const long = context.line.values.long === true;
+  if (context.json) await context.out.json(entries.map(entryJson));
+  else await printLines(context, lsLines(entries, { long }));
   return 0;
 }
 
@@ -26,7 +30,8 @@ export async function ls(context: Context): Promise<number> {
 export async function tree(context: Context): Promise<number> {
   const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
   const fs = await context.dataset();
-  const root = await readTree(fs, context.arg(0) ?? "", maxdepth);
+  const path = context.arg(0) ?? "";
+  const root = await orNothingFound(fs, path, readTree(fs, path, maxdepth));
   if (context.json) await context.out.print(treeJson(root));
   else await printLines(context, drawTree(root));
   return 0;
@@ -36,27 +41,38 @@ export async function tree(context: Context): Promise<number> {
 export async function find(context: Context): Promise<number> {
   const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
   const fs = await context.dataset();
-  const paths = await fs.find(context.arg(0) ?? "", {
+  const path = context.arg(0) ?? "";
+  const paths = await fs.find(path, {
     maxdepth,
     withdirs: context.line.values.withdirs === true,
   });
-  await printPaths(context, paths);
+  if (paths.length === 0 && !await fs.exists(path)) {
+    throw await nothingFound(fs, path, "path");
+  }
+  await printPaths(context, fs, paths);
   return 0;
 }
 
 /** `glob PATTERN`: paths matching a pattern. */
 export async function glob(context: Context): Promise<number> {
   const fs = await context.dataset();
-  await printPaths(context, await fs.glob(context.arg(0)!));
+  const pattern = context.arg(0)!;
+  const paths = await fs.glob(pattern);
+  if (paths.length === 0) throw await nothingFound(fs, pattern, "pattern");
+  await printPaths(context, fs, paths);
   return 0;
 }
 
 /** `info PATH`: what the listing says about a path. */
 export async function info(context: Context): Promise<number> {
   const fs = await context.dataset();
-  const entry = await fs.info(context.arg(0)!);
-  if (context.json) await context.out.json(entry);
-  else await printLines(context, infoLines(entry));
+  const path = context.arg(0)!;
+  const entry = await orNothingFound(fs, path, fs.info(path));
+  const totals = entry.type === "directory"
+    ? await directoryTotals(fs, path)
+    : undefined;
+  if (context.json) await context.out.json({ ...entryJson(entry), ...totals });
+  else await printLines(context, infoLines(entry, totals));
   return 0;
 }
 
@@ -98,9 +114,19 @@ function itemLine(item: unknown): string {
     .join("  ");
 }
 
-async function printPaths(context: Context, paths: string[]): Promise<void> {
-  if (context.json) await context.out.json(paths);
-  else await printLines(context, paths.map(displayPath));
+/** Paths, one a line, directories ending in `/` (not in JSON). */
+async function printPaths(
+  context: Context,
+  fs: RepoFs,
+  paths: string[],
+): Promise<void> {
+  if (context.json) return await context.out.json(paths);
+  const lines: string[] = [];
+  for (const path of paths) {
+    const dir = (await fs.info(path)).type === "directory";
+    lines.push(`${displayPath(path)}${dir ? "/" : ""}`);
+  }
+  await printLines(context, lines);
 }
 
 async function printLines(context: Context, lines: string[]): Promise<void> {

@@ -7,7 +7,8 @@
 import { abortable } from "../base/abort_callbacks.ts";
 import { integerOption, UsageError } from "./args.ts";
 import { head, tail } from "../formats/text/head_tail.ts";
-import type { Context } from "./context.ts";
+import { type Context, selectedPaths } from "./context.ts";
+import { orNothingFound } from "./nothing_found.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 /**
@@ -22,8 +23,8 @@ export async function cat(context: Context): Promise<number> {
   const end = integerOption(context.line, "end");
   const lines = lineCount(context);
   const fs = await context.dataset();
-  const path = context.arg(0)!;
-  const file = await fs.open(path);
+  const path = selectedPaths(context, "PATH")[0];
+  const file = await orNothingFound(fs, path, fs.open(path));
   using stop = stopSignal();
   const { signal } = stop;
   // A write to a pipe nobody reads never ends: a stop does not wait for it

@@ -1,6 +1,6 @@
 /**
  * What every command gets: the parsed command line, the output, and the
- * dataset built from the global options (host, pid, token and its header,
+ * dataset built from the global options (dataset URL or host and pid, token and its header,
  * collections path, version, HEAD limit, request timeout, URL cache
  * directory, coordinator, logger).
  *
@@ -9,7 +9,9 @@
 
 import { redisCoordinator } from "../fleet/redis_coordinator.ts";
 import { type RepoNames, repositoryNames } from "../api/repo_api.ts";
-import { RepoFs } from "../repo_fs.ts";
+import { DEFAULT_TIMEOUT_MS, RepoFs } from "../repo_fs.ts";
+import { resolveDatasetUrl } from "../api/dataset_url.ts";
+import { RetryPolicy } from "../api/retry.ts";
 import type { TabularView } from "../base/types.ts";
 import { httpTrimmed } from "../base/secrets.ts";
 import { errorMessage } from "../base/errors.ts";
@@ -20,6 +22,7 @@ import {
   UsageError,
 } from "./args.ts";
 import type { Output } from "./io.ts";
+import { commandTarget } from "./target.ts";
 
 /** The environment variable the token is read from. */
 const TOKEN_VARIABLE = "REPO_API_TOKEN";
@@ -37,6 +40,7 @@ export class Context {
   /** `--verbose` was given. */
   readonly verbose: boolean;
   #token?: Promise<string | undefined>;
+  #file?: string;
 
   /**
    * @param line the parsed command line
@@ -55,18 +59,20 @@ export class Context {
   }
 
   /**
-   * `--host`, required.
-   * @throws {UsageError} when it is missing
+   * The repository: `--host`, or the host of `--dataset`, else of the
+   * environment (see {@linkcode commandTarget}).
+   * @throws {UsageError} when there is none
    */
   host(): string {
-    const host = stringOption(this.line, "host");
-    if (host === undefined || host === "") {
-      throw new UsageError(
-        `${this.line.command?.name} needs --host`,
-        this.line.command?.name,
-      );
-    }
-    return host;
+    return commandTarget(this.line, readEnv).host;
+  }
+
+  /**
+   * The file a file page given as the dataset names, once
+   * {@linkcode Context.dataset} resolved it.
+   */
+  selectedFile(): string | undefined {
+    return this.#file;
   }
 
   /**
@@ -130,17 +136,14 @@ export class Context {
    * @throws {UsageError} for a missing or malformed host or pid
    */
   async dataset(): Promise<RepoFs> {
-    const host = this.host();
-    const pid = stringOption(this.line, "pid");
+    const target = commandTarget(this.line, readEnv);
     const name = this.line.command?.name;
-    if (pid === undefined) throw new UsageError(`${name} needs --pid`, name);
     const headConcurrency = integerOption(this.line, "head-concurrency", {
       min: 1,
     });
     const timeoutMs = this.timeoutMs();
     const retries = integerOption(this.line, "retries", { min: 0 });
     const maxBytes = integerOption(this.line, "max-bytes", { min: 1 });
-    const version = stringOption(this.line, "dataset-version");
     const names = this.names();
     const tabular = stringOption(this.line, "tabular") as
       | TabularView
@@ -149,7 +152,26 @@ export class Context {
     const coordinator = stringOption(this.line, "coordinator") ??
       (readEnv(COORDINATOR_VARIABLE) || undefined);
     const token = await this.token();
+    let { host, pid } = target;
+    let version = stringOption(this.line, "dataset-version");
     try {
+      if (target.url !== undefined) {
+        const resolved = await resolveDatasetUrl(target.url, {
+          token,
+          ...names,
+          timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          retry: new RetryPolicy(
+            retries === undefined ? {} : { retries },
+            this.verbose ? this.out.logger() : undefined,
+          ),
+        });
+        ({ host, pid } = resolved);
+        version ??= resolved.version;
+        this.#file = resolved.file;
+      }
+      if (pid === undefined) {
+        throw new UsageError(`${name} needs --pid (or REPO_FS_PID)`, name);
+      }
       return new RepoFs({
         host,
         pid,
@@ -174,6 +196,22 @@ export class Context {
       throw error;
     }
   }
+}
+
+/**
+ * The command's path arguments, or the file a `--dataset` file page names
+ * (once the dataset is resolved).
+ * @throws {UsageError} when there is neither
+ */
+export function selectedPaths(context: Context, what: string): string[] {
+  const { positionals, command } = context.line;
+  if (positionals.length > 0) return positionals;
+  const file = context.selectedFile();
+  if (file !== undefined) return [file];
+  throw new UsageError(
+    `${command?.name}: missing argument ${what}`,
+    command?.name,
+  );
 }
 
 /** An environment variable, or `undefined` when unset or not readable. */

@@ -48,36 +48,56 @@ export function accessNote(info: FileInfo): string | undefined {
 
 /**
  * `ls` output: one line per entry, the size right-aligned (`-` for a
- * directory), then the full dataset path, directories ending in `/`, and
- * for a restricted or embargoed file its {@linkcode accessNote}.
+ * directory), with `long` the type and the listed checksum (`-` when
+ * none), then the full dataset path, directories ending in `/`, and for a
+ * restricted or embargoed file its {@linkcode accessNote}.
  */
-export function lsLines(entries: readonly FileInfo[]): string[] {
+export function lsLines(
+  entries: readonly FileInfo[],
+  { long = false } = {},
+): string[] {
   const sizes = entries.map((e) =>
     e.type === "directory" ? "-" : formatSize(e.size)
   );
   const width = Math.max(6, ...sizes.map((s) => s.length));
+  const sums = entries.map((e) => {
+    const checksum = listedChecksum(e);
+    return checksum === undefined ? "-" : `${checksum.type}:${checksum.value}`;
+  });
+  const sumWidth = Math.max(...sums.map((s) => s.length));
   return entries.map((entry, i) => {
     const note = accessNote(entry);
-    return `${sizes[i].padStart(width)}  ${displayPath(entry.name)}${
+    const details = long
+      ? `${entry.type.padEnd(9)}  ${sums[i].padEnd(sumWidth)}  `
+      : "";
+    return `${sizes[i].padStart(width)}  ${details}${displayPath(entry.name)}${
       entry.type === "directory" ? "/" : ""
     }${note === undefined ? "" : `  (${note})`}`;
   });
 }
 
-/** `info` output: one `field: value` line per field the entry has. */
-export function infoLines(info: FileInfo): string[] {
+/**
+ * `info` output: one `field: value` line per field the entry has; for a
+ * directory, its `totals` (files below it and their bytes).
+ */
+export function infoLines(
+  info: FileInfo,
+  totals?: { files: number; bytes: number },
+): string[] {
   const rows: [string, string][] = [
     ["name", info.name === "" ? "(dataset root)" : displayPath(info.name)],
     ["type", info.type],
   ];
+  if (totals !== undefined) {
+    rows.push(["files", String(totals.files)], [
+      "bytes",
+      byteCount(totals.bytes),
+    ]);
+  }
   if (info.type === "file") {
     rows.push([
       "size",
-      info.size === null
-        ? "not listed"
-        : info.size < 1024
-        ? String(info.size)
-        : `${info.size} (${formatSize(info.size)})`,
+      info.size === null ? "not listed" : byteCount(info.size),
     ]);
   }
   if (info.id !== undefined) rows.push(["id", String(info.id)]);
@@ -97,4 +117,9 @@ export function infoLines(info: FileInfo): string[] {
   const note = accessNote(info);
   if (note !== undefined) rows.push(["access", note]);
   return rows.map(([field, value]) => `${`${field}:`.padEnd(14)}${value}`);
+}
+
+/** `512`, or from 1 KiB on `2048 (2.0 KiB)`. */
+function byteCount(bytes: number): string {
+  return bytes < 1024 ? String(bytes) : `${bytes} (${formatSize(bytes)})`;
 }

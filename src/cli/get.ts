@@ -19,11 +19,13 @@ import {
   shardFromEnvironment,
   shardOf,
 } from "../fleet/shards.ts";
-import { integerOption, stringOption, UsageError } from "./args.ts";
-import type { Context } from "./context.ts";
+import { integerOption, listOption, stringOption, UsageError } from "./args.ts";
+import { pathFilter } from "./filters.ts";
+import { type Context, selectedPaths } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";
 import { formatSize, lsLines } from "./format.ts";
 import { displayPath, quotePath } from "./io.ts";
+import { nothingFound, NothingFoundError } from "./nothing_found.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
@@ -67,9 +69,15 @@ export async function get(context: Context): Promise<number> {
   }
   const shard = shardOption(context);
   const fs = await context.dataset();
-  const all = await selectFiles(fs, line.positionals);
+  const all = filtered(
+    await selectFiles(fs, selectedPaths(context, "PATTERN")),
+    context,
+  );
   const selection = shard === undefined ? all : shareOf(all, shard);
-  if (shard !== undefined) out.stderr(`${shareLine(shard, all, selection)}\n`);
+  const quiet = line.values.quiet === true;
+  if (shard !== undefined && !quiet) {
+    out.stderr(`${shareLine(shard, all, selection)}\n`);
+  }
   const failures: Failure[] = [];
   const fail = (failure: Failure) => {
     failures.push(failure);
@@ -83,9 +91,10 @@ export async function get(context: Context): Promise<number> {
     fail({ path, error: reason, refused: true });
   }
   for (const pattern of selection.unmatched) {
-    out.error(`no file matches ${quotePath(pattern)}`);
+    out.error((await nothingFound(fs, pattern, "pattern")).message);
   }
   const selected = selection.files.length + selection.refused.length;
+  if (selected === 0 && selection.unmatched.length > 0) return 1;
   const anonymous = await context.token() === undefined;
   const restricted = anonymous
     ? selection.files.filter((file) => file.restricted)
@@ -125,7 +134,7 @@ export async function get(context: Context): Promise<number> {
       fail,
     });
     const seconds = (performance.now() - started) / 1000;
-    if (!interrupted || context.json) {
+    if (context.json || (!interrupted && !quiet)) {
       await unlessStdoutClosed(printSummary(context, {
         out: context.json ? root.path : outDir!,
         selected,
@@ -155,6 +164,37 @@ async function unlessStdoutClosed(printing: Promise<void>): Promise<void> {
   } catch (error) {
     if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
   }
+}
+
+/**
+ * The selection with `--include` and `--exclude` applied; when they leave
+ * nothing of files that were selected, a {@linkcode NothingFoundError}.
+ */
+function filtered(selection: Selection, context: Context): Selection {
+  const includes = listOption(context.line, "include");
+  const excludes = listOption(context.line, "exclude");
+  if (includes.length + excludes.length === 0) return selection;
+  let keep;
+  try {
+    keep = pathFilter(includes, excludes);
+  } catch (error) {
+    throw new UsageError((error as Error).message, "get");
+  }
+  const files = selection.files.filter((file) => keep(file.name));
+  if (files.length === 0 && selection.files.length > 0) {
+    const said = [
+      ...includes.map((p) => `--include ${quotePath(p)}`),
+      ...excludes.map((p) => `--exclude ${quotePath(p)}`),
+    ].join(" ");
+    throw new NothingFoundError(
+      `no file of the ${selection.files.length} selected passes ${said}`,
+    );
+  }
+  return {
+    ...selection,
+    files,
+    refused: selection.refused.filter((refusal) => keep(refusal.path)),
+  };
 }
 
 /** `--shard I/N`, or with `auto` the share the job array's environment gives. */
@@ -209,11 +249,13 @@ async function download(
 ): Promise<{ outcomes: Outcome[]; interrupted: boolean }> {
   const { out, line } = context;
   const total = job.files.reduce((sum, f) => sum + (f.size ?? 0), 0);
-  const showProgress = !context.json && Deno.stderr.isTerminal();
+  const showProgress = !context.json && line.values.quiet !== true &&
+    line.values["no-progress"] !== true;
   const progress = new Progress(
     showProgress ? out : undefined,
     job.files.length,
     total,
+    Deno.stderr.isTerminal(),
   );
   using stop = stopSignal();
   const workers = Math.max(

@@ -13,6 +13,7 @@ import { emulate } from "./emulate.ts";
 import { get } from "./get.ts";
 import { refs } from "./refs.ts";
 import { Output } from "./io.ts";
+import { failureLine } from "./failure_line.ts";
 import { findCommand, helpText } from "./spec.ts";
 import { shortWords } from "../base/short_path.ts";
 
@@ -71,7 +72,7 @@ export async function main(args: readonly string[]): Promise<number> {
     if (context.verbose && error instanceof Error && error.stack) {
       out.stderr(`${error.stack}\n`);
     }
-    out.error(shortWords(describe(error)));
+    out.error(shortWords(await failureLine(error, context)));
     return FAILURE;
   }
 }
@@ -82,12 +83,4 @@ function usage(out: Output, error: UsageError): number {
     : "repo-fs --help";
   out.error(`${error.message} (see ${help})`);
   return USAGE;
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error instanceof Deno.errors.NotFound && error.message === "") {
-    return "no such file or directory";
-  }
-  return error.message;
 }

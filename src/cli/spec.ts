@@ -15,6 +15,10 @@ export interface OptionSpec {
   value?: string;
   /** The value must be an integer (checked when read). */
   integer?: boolean;
+  /** The option may be given more than once; its values are kept in order. */
+  multiple?: boolean;
+  /** A command line using the option, shown under it in help. */
+  example?: string;
   /** One line of help. */
   description: string;
 }
@@ -39,6 +43,12 @@ export interface CommandSpec {
 
 /** Options every command takes, before or after the command word. */
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  dataset: {
+    type: "string",
+    value: "URL",
+    description:
+      "the dataset's page or API URL, or a file's page (instead of --host and --pid)",
+  },
   host: {
     type: "string",
     value: "H",
@@ -141,7 +151,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "list a directory (the root by default)",
     details:
       "Prints one line per entry: size and full dataset path, directories ending in /.\nOn a file, prints that file. --json prints the entries as an array.",
-    options: {},
+    options: {
+      long: {
+        type: "boolean",
+        short: "l",
+        description: "also the type and the listed checksum of each entry",
+        example: "repo-fs ls -l tables",
+      },
+    },
   },
   {
     name: "tree",
@@ -151,7 +168,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "draw the tree below a directory",
     details:
       "--json prints nested objects with a children array per directory.",
-    options: { maxdepth: MAXDEPTH },
+    options: {
+      maxdepth: {
+        ...MAXDEPTH,
+        short: "L",
+        example: "repo-fs tree climate.zarr -L 1",
+      },
+    },
   },
   {
     name: "find",
@@ -188,11 +211,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "cat",
     args: "PATH",
-    min: 1,
+    min: 0,
     max: 1,
     summary: "write a file's bytes to stdout",
     details:
-      "Without --start/--end the file is streamed. --end is exclusive; a negative\nnumber counts from the end of the file (write --start=-100).",
+      "Without --start/--end the file is streamed. --end is exclusive; a negative\nnumber counts from the end of the file (write --start=-100). PATH may be\nleft out when --dataset is a file's page: that file is read.",
     options: {
       start: {
         type: "string",
@@ -223,19 +246,20 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "get",
     args: "PATTERN... --out DIR",
-    min: 1,
+    min: 0,
     max: Infinity,
     summary: "download files into a folder, keeping their paths",
     details: [
       "PATTERN is a glob pattern or a path; a directory means everything below it,",
-      "and ** means the whole dataset. Each file is written to a temporary name,",
-      "checked against the listed checksum (MD5, SHA-1, SHA-256, SHA-512) or size,",
-      "then renamed into place, so an interrupted run leaves no half-written file.",
+      "and ** means the whole dataset; none means the file of a --dataset file page.",
+      "Each file is written to a temporary name, checked against the listed",
+      "checksum (MD5, SHA-1, SHA-256, SHA-512) or size, then renamed into place,",
+      "so an interrupted run leaves no half-written file.",
       "Paths that could escape DIR (.., absolute, backslash, control characters,",
       "drive letters, symlinks) are refused and reported; the rest of the download",
       "goes on. Without a token, restricted and embargoed files are skipped and",
-      "counted apart. A progress bar is shown on stderr when it is a terminal (not",
-      "with --json).",
+      "counted apart. Progress goes to stderr: one line redrawn on a terminal, a",
+      "plain line every 5 s on a pipe or file (none with --json, -q, --no-progress).",
       "Exit 0 when every file arrived, 1 when any failed or was refused, 130 when",
       "stopped by Ctrl-C or SIGTERM: files not finished are removed; --resume goes on.",
       "--shard I/N fetches share I of N of the selected files: every process computes",
@@ -244,14 +268,46 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       out: {
         type: "string",
+        short: "o",
         value: "DIR",
         description: "folder to write into, created if missing",
+        example: "repo-fs get 'climate.zarr/**' -o data",
       },
       parallel: {
         type: "string",
+        short: "j",
         value: "N",
         integer: true,
         description: "files downloaded at once (default 8)",
+        example: "repo-fs get '**' -o data -j 4",
+      },
+      include: {
+        type: "string",
+        value: "P",
+        multiple: true,
+        description:
+          "keep only selected files matching P (repeatable; no / in P: the base name)",
+        example: "repo-fs get '**' -o data --include '*.nc' --include '*.csv'",
+      },
+      exclude: {
+        type: "string",
+        value: "P",
+        multiple: true,
+        description:
+          "leave out selected files matching P (repeatable; applied after --include)",
+        example:
+          "repo-fs get climate.zarr -o data --exclude 'climate.zarr/precipitation/*'",
+      },
+      quiet: {
+        type: "boolean",
+        short: "q",
+        description: "no progress line and no summary; failures still shown",
+        example: "repo-fs get '**' -o data -q",
+      },
+      "no-progress": {
+        type: "boolean",
+        description: "no progress line (the summary stays)",
+        example: "repo-fs get '**' -o data --no-progress",
       },
       resume: {
         type: "boolean",
@@ -302,18 +358,45 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "emulate",
-    args: "DIR",
-    min: 1,
+    args: "[DIR]",
+    min: 0,
     max: 1,
-    summary: "serve a local folder as a dataset until Ctrl-C",
-    details:
-      "Starts the local repository emulator over DIR (read once at start) and\nprints the --host and --pid to use with the other commands. Without a\ntoken: REPO_API_TOKEN and --token-file are ignored. --pid picks the id.",
+    summary: "serve a local folder (or the sample) as a dataset until Ctrl-C",
+    details: [
+      "Starts the local repository emulator over DIR (read once at start), or",
+      "over the sample dataset with --sample, and prints the repository's and the",
+      "object store's addresses and the --host and --pid to use with the other",
+      "commands. --pid picks the id. REPO_API_TOKEN and --token-file are ignored:",
+      "--token T makes the repository refuse requests without T (401).",
+      "Example: repo-fs emulate --sample --latency-ms 50 --port 8080",
+    ].join("\n"),
     options: {
       port: {
         type: "string",
         value: "N",
         integer: true,
         description: "port of the repository API (default: any free port)",
+      },
+      sample: {
+        type: "boolean",
+        description:
+          "serve the sample dataset (Zarr store, tables, nested folders)",
+      },
+      "latency-ms": {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "answer every request N ms late, as a distant server",
+      },
+      token: {
+        type: "string",
+        value: "T",
+        description: "refuse repository requests not carrying T (401)",
+      },
+      "no-redirect": {
+        type: "boolean",
+        description:
+          "serve file bytes from the repository, not by redirect to the store",
       },
     },
   },
@@ -331,7 +414,8 @@ export function helpText(command?: CommandSpec): string {
     return [
       "repo-fs: browse and download a dataset of a research-data repository",
       "",
-      "Usage: repo-fs --host H --pid P [options] COMMAND [ARGS]",
+      "Usage: repo-fs --dataset URL [options] COMMAND [ARGS]",
+      "       repo-fs --host H --pid P [options] COMMAND [ARGS]",
       "       repo-fs COMMAND --help",
       "",
       "Commands:",
@@ -341,6 +425,8 @@ export function helpText(command?: CommandSpec): string {
       ...optionLines(GLOBAL_OPTIONS),
       "",
       "The API token is read from --token-file F, else from REPO_API_TOKEN.",
+      "Without --dataset, --host or --pid: REPO_FS_DATASET, REPO_FS_HOST, REPO_FS_PID.",
+      "Example: repo-fs --dataset 'https://demo.dataverse.org/dataset.xhtml?persistentId=doi:10.70122/FK2/ABC' tree",
       "Exit status: 0 success, 1 failure, 2 bad usage, 130 interrupted.",
       "",
     ].join("\n");
@@ -355,7 +441,7 @@ export function helpText(command?: CommandSpec): string {
     ...(command.details ? ["", command.details] : []),
     ...own,
     "",
-    "Global options: --host H --pid P --token-file F --token-header H",
+    "Global options: --dataset URL --host H --pid P --token-file F --token-header H",
     "  --collections-path P --head-concurrency N",
     "  --timeout-ms N --retries N --max-bytes N --dataset-version V --tabular T",
     "  --url-cache-dir DIR --coordinator URL --json --verbose",
@@ -374,5 +460,11 @@ function optionLines(options: Record<string, OptionSpec>): string[] {
     ] as const
   );
   const width = Math.max(...heads.map(([head]) => head.length));
-  return heads.map(([head, text]) => `  ${head.padEnd(width)}  ${text}`);
+  return heads.flatMap(([head, text], i) => {
+    const { example } = Object.values(options)[i];
+    const line = `  ${head.padEnd(width)}  ${text}`;
+    return example === undefined
+      ? [line]
+      : [line, `  ${" ".repeat(width)}    e.g. ${example}`];
+  });
 }

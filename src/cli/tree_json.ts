@@ -8,6 +8,7 @@
  */
 
 import type { TreeNode } from "./tree.ts";
+import { entryJson } from "./entry_json.ts";
 
 /** Nesting levels indented; deeper ones keep the indent of the last. */
 const INDENTED_LEVELS = 16;
@@ -23,7 +24,10 @@ export function treeJson(root: TreeNode): string {
   for (;;) {
     if (node !== undefined) {
       const { children, ...fields } = node;
-      const text = JSON.stringify(fields, null, 2).replaceAll("\n", `\n${pad}`);
+      const text = JSON.stringify(entryJson(fields), null, 2).replaceAll(
+        "\n",
+        `\n${pad}`,
+      );
       if (children === undefined) {
         parts.push(text);
       } else {

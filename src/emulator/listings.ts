@@ -1,7 +1,7 @@
 /**
  * The repository's answers about a dataset and its files: the dataset and
  * version endpoints, the paged file list, the list of versions, and the
- * file persistent-id lookup. Persistent ids are matched with the scheme in
+ * file lookups by persistent id and by id. Persistent ids are matched with the scheme in
  * any case (`DOI:` is `doi:`) and the rest as given.
  *
  * @module
@@ -16,8 +16,12 @@ import { envelopeError, jsonReply } from "./replies.ts";
 type Json = Record<string, unknown>;
 
 const encoder = new TextEncoder();
-/** Files by persistent id (scheme lower-cased), with the version listing each; built at the first lookup. */
-const filesByPid = new WeakMap<Dataset, Map<string, [Json, Json]>>();
+/** Files by persistent id (scheme lower-cased) and by id, with the version listing each. */
+interface FileIndex {
+  byPid: Map<string, [Json, Json]>;
+  byId: Map<string, [Json, Json]>;
+}
+const fileIndexes = new WeakMap<Dataset, FileIndex>();
 
 /** The dataset endpoint (`versionName` undefined) or a version endpoint. */
 export function listingAnswer(
@@ -86,26 +90,43 @@ export function versionListAnswer(
  * persistent id and the version listing it; 404 for any other id.
  */
 export function filePidAnswer(context: EmulatorContext, url: URL): Response {
-  const { dataset } = context;
   const pid = url.searchParams.get("persistentId") ?? "";
-  let index = filesByPid.get(dataset);
-  if (index === undefined) {
-    index = new Map();
-    for (const version of [dataset.main, ...dataset.named.values()]) {
-      for (const entry of version.object.files as Json[]) {
-        const filePid = (entry.dataFile as Json).persistentId;
-        if (typeof filePid === "string" && filePid !== "") {
-          index.set(pidKey(filePid), [entry, version.object]);
-        }
-      }
-    }
-    filesByPid.set(dataset, index);
-  }
-  const found = index.get(pidKey(pid));
+  const found = fileIndex(context.dataset).byPid.get(pidKey(pid));
   if (found === undefined) {
     return envelopeError(404, `Datafile with Persistent ID ${pid} not found.`);
   }
   return jsonReply(okJson({ data: fileAnswer(...found) }));
+}
+
+/**
+ * `/api/files/{id}`: the file entry of the file with that id and the
+ * version listing it (as `returnDatasetVersion=true` asks); 404 for any
+ * other id.
+ */
+export function fileIdAnswer(context: EmulatorContext, id: string): Response {
+  const found = fileIndex(context.dataset).byId.get(id);
+  if (found === undefined) {
+    return envelopeError(404, `File with ID ${id} not found.`);
+  }
+  return jsonReply(okJson({ data: fileAnswer(...found) }));
+}
+
+/** The file entries of every version, by persistent id and by id; built once. */
+function fileIndex(dataset: Dataset): FileIndex {
+  let index = fileIndexes.get(dataset);
+  if (index !== undefined) return index;
+  index = { byPid: new Map(), byId: new Map() };
+  for (const version of [dataset.main, ...dataset.named.values()]) {
+    for (const entry of version.object.files as Json[]) {
+      const { persistentId, id } = entry.dataFile as Json;
+      if (typeof persistentId === "string" && persistentId !== "") {
+        index.byPid.set(pidKey(persistentId), [entry, version.object]);
+      }
+      index.byId.set(String(id), [entry, version.object]);
+    }
+  }
+  fileIndexes.set(dataset, index);
+  return index;
 }
 
 /** The 404 of a path no route takes. */

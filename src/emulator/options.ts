@@ -112,6 +112,11 @@ export interface EmulatorOptions {
    * and `filename`; a path without `/` has no `directoryLabel`.
    */
   files?: Record<string, Uint8Array | string | EmulatorFileSpec>;
+  /**
+   * Serve the sample dataset (a Zarr store, tables, an ingested tabular
+   * file, nested folders, a name with a space), listed before `files`.
+   */
+  sample?: boolean;
   /** Entries listed after `files` and `dir`. */
   entries?: EmulatorEntry[];
   /**

@@ -14,6 +14,7 @@ import type { StoredFile } from "./dataset.ts";
 import { type Answered, answerWithRules } from "./fault_answer.ts";
 import type { FaultRoute } from "./faults.ts";
 import {
+  fileIdAnswer,
   filePageAnswer,
   filePidAnswer,
   listingAnswer,
@@ -28,6 +29,7 @@ type Route =
   | { kind: "files"; version: string }
   | { kind: "versions" }
   | { kind: "filePid" }
+  | { kind: "fileId"; id: string }
   | { kind: "access"; id: string }
   | { kind: "unknown" };
 
@@ -104,6 +106,8 @@ function answer(
       return json(versionListAnswer(context, url));
     case "filePid":
       return json(filePidAnswer(context, url));
+    case "fileId":
+      return json(fileIdAnswer(context, route.id));
     case "access":
       return access(context, request, route.id);
     case "unknown":
@@ -135,6 +139,8 @@ function matchRoute(method: string, path: string, collections: RegExp): Route {
     if (/^\/api\/files\/:persistentId\/?$/.test(path)) {
       return { kind: "filePid" };
     }
+    match = /^\/api\/files\/(\d+)\/?$/.exec(path);
+    if (match) return { kind: "fileId", id: match[1] };
   }
   if (method === "GET" || method === "HEAD") {
     if ((match = /^\/api\/access\/datafile\/([^/]+)\/?$/.exec(path))) {

@@ -1,10 +1,11 @@
 /**
- * Turns the emulator options into listing entries: the `files` map, the
- * `dir` folder and the verbatim `entries`.
+ * Turns the emulator options into listing entries: the sample, the `files`
+ * map, the `dir` folder and the verbatim `entries`.
  *
  * @module
  */
 
+import { sampleDataset } from "./sample.ts";
 import type {
   EmulatorEntry,
   EmulatorFileSpec,
@@ -29,7 +30,10 @@ export interface DatasetSources {
 export async function collectSources(
   options: EmulatorOptions,
 ): Promise<DatasetSources> {
-  const main = entriesOf(Object.entries(options.files ?? {}));
+  const main = entriesOf([
+    ...Object.entries(options.sample ? await sampleDataset() : {}),
+    ...Object.entries(options.files ?? {}),
+  ]);
   if (options.dir !== undefined) {
     main.push(...entriesOf(await readFolder(options.dir)));
   }

@@ -11,6 +11,7 @@ import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { offerParquetDecoder } from "../formats/parquet/parquet_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
+import { permissionError } from "./permission.ts";
 import { abortable, whenAborted } from "../base/abort_callbacks.ts";
 import type {
   Downloaded,
@@ -232,7 +233,7 @@ export class RepoFsPool implements AsyncDisposable {
   /** Failed worker starts since a worker last loaded. */
   #startFailures = 0;
   /** Why the workers could not start, once the pool gave up. */
-  #broken?: string;
+  #broken?: Error;
 
   /**
    * Starts the workers; they receive the dataset once its listing is read.
@@ -494,11 +495,7 @@ export class RepoFsPool implements AsyncDisposable {
 
   #checkOpen(): void {
     if (this.#closed) throw new Error("The RepoFsPool is closed");
-    if (this.#broken !== undefined) {
-      throw new WorkerCrashedError(this.#broken, {
-        startAttempts: START_ATTEMPTS,
-      });
-    }
+    if (this.#broken !== undefined) throw this.#broken;
   }
 
   /** Reads the listing once, then hands every worker the dataset. */
@@ -690,11 +687,11 @@ export class RepoFsPool implements AsyncDisposable {
       if (this.#jobs.get(id)!.aborted) this.#abandon(id, reason);
     }
     this.#startFailures++;
-    if (this.#startFailures >= START_ATTEMPTS) {
-      this.#broken = reason;
-      this.#endAll(
-        new WorkerCrashedError(reason, { startAttempts: START_ATTEMPTS }),
-      );
+    const denied = permissionError(reason);
+    if (denied !== undefined || this.#startFailures >= START_ATTEMPTS) {
+      this.#broken = denied ??
+        new WorkerCrashedError(reason, { startAttempts: START_ATTEMPTS });
+      this.#endAll(this.#broken);
       return;
     }
     const delay = FIRST_RESTART_DELAY_MS * 2 ** (this.#startFailures - 1);

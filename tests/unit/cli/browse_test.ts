@@ -70,7 +70,7 @@ Deno.test("find: `find [PATH] [--maxdepth N] [--withdirs]`: paths below a direct
     "--withdirs",
   ]);
   strictEqual(await find(new Context(line, out)), 0);
-  deepStrictEqual(printed[0].split("\n"), ["README.md", "data", "data/a.csv"]);
+  deepStrictEqual(printed[0].split("\n"), ["README.md", "data/", "data/a.csv"]);
 });
 
 Deno.test("glob: `glob PATTERN`: paths matching a pattern", async () => {

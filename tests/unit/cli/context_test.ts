@@ -13,6 +13,7 @@ Deno.test("Context: One run of one command", () => {
   strictEqual(context.arg(0), "data");
   throws(() => context.host(), {
     name: "UsageError",
-    message: "ls needs --host",
+    message:
+      "ls needs --dataset URL, or --host and --pid (or REPO_FS_DATASET, REPO_FS_HOST, REPO_FS_PID)",
   });
 });
