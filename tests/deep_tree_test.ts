@@ -158,5 +158,15 @@ Deno.test("a tree 10,000 levels deep is drawn and written as JSON in lines of bo
       { name: "c", type: "directory", size: 0 },
     ],
   };
-  equal(treeJson(shallow), JSON.stringify(shallow, null, 2));
+  // As JSON.stringify would write it, directories without a size (as in text).
+  const { size: _rootSize, ...shallowRoot } = shallow;
+  const children = shallow.children!.map((child) => {
+    if (child.type !== "directory") return child;
+    const { size: _size, ...directory } = child;
+    return directory;
+  });
+  equal(
+    treeJson(shallow),
+    JSON.stringify({ ...shallowRoot, children }, null, 2),
+  );
 });
