@@ -95,6 +95,12 @@ const SHARED_URLS = Symbol("shared content URLs");
 
 let urlsOf: (fs: RepoFs) => UrlResolver;
 let restoreSharing: (serialized: SerializedRepoFs, urls: UrlResolver) => RepoFs;
+let readOf: (
+  fs: RepoFs,
+  path: string,
+  options: ReadOptions,
+  object: SameObject,
+) => Promise<Uint8Array>;
 
 /**
  * A `RepoFs` rebuilt from `serialized` that takes every content URL from
@@ -114,6 +120,19 @@ export function sharingUrls(
  */
 export function contentUrls(fs: RepoFs): UrlResolver {
   return urlsOf(fs);
+}
+
+/**
+ * `fs.catFile(path, options)` with every answer held to `object`: how a
+ * pool's worker reads for a handle whose object the main thread pinned.
+ */
+export function catFileOf(
+  fs: RepoFs,
+  path: string,
+  options: ReadOptions,
+  object: SameObject,
+): Promise<Uint8Array> {
+  return readOf(fs, path, options, object);
 }
 
 /**
@@ -326,6 +345,7 @@ export class RepoFs {
     urlsOf = (fs) => fs.#urls;
     restoreSharing = (serialized, urls) =>
       RepoFs.#restored(serialized, { [SHARED_URLS]: urls });
+    readOf = (fs, path, options, object) => fs.#read(path, options, object);
   }
 
   static #restored(
@@ -390,7 +410,16 @@ export class RepoFs {
    * The bytes of a file, or of `start`..`end` (end exclusive, negatives
    * from the end). A full read returns every byte the server sends.
    */
-  async catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
+  catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    return this.#read(path, options, new SameObject());
+  }
+
+  /** As {@linkcode RepoFs.catFile}, every answer held to `object`. */
+  async #read(
+    path: string,
+    options: ReadOptions,
+    object: SameObject,
+  ): Promise<Uint8Array> {
     options.signal?.throwIfAborted();
     const { file } = await abortable(this.#lookupFile(path), options.signal);
     return await this.#content.read(
@@ -398,6 +427,7 @@ export class RepoFs {
       options.start,
       options.end,
       options.signal,
+      object,
     );
   }
 

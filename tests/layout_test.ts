@@ -20,6 +20,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     "tree",
     "api",
     "urls",
+    "content",
     "repo_fs",
     "zarr",
     "download",

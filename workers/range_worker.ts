@@ -27,7 +27,8 @@ import {
   type UrlAsk,
 } from "../src/pool/pool_protocol.ts";
 import { connectToPool, type PoolPort } from "../src/pool/worker_port.ts";
-import { type RepoFs, sharingUrls } from "../src/repo_fs.ts";
+import { catFileOf, type RepoFs, sharingUrls } from "../src/repo_fs.ts";
+import { SameObject } from "../src/content/same_object.ts";
 import { checkSerialized } from "../src/serialize.ts";
 import { whenAborted } from "../src/base/abort_callbacks.ts";
 
@@ -181,15 +182,20 @@ function receive(message: ToWorker): void {
       return void run(
         message.job,
         () =>
-          cancellable(message.job, async (signal) => ({
-            type: "bytes",
-            job: message.job,
-            bytes: await fs!.catFile(message.path, {
+          cancellable(message.job, async (signal) => {
+            const object = new SameObject(message.pinned);
+            const bytes = await catFileOf(fs!, message.path, {
               start: message.start,
               end: message.end,
               signal,
-            }),
-          })),
+            }, object);
+            return {
+              type: "bytes",
+              job: message.job,
+              bytes,
+              pinned: object.pinned,
+            };
+          }),
       );
     case "array":
       return void run(

@@ -11,7 +11,7 @@ import { RepoChangedError } from "../base/errors.ts";
 import { SENDS_ACCEPT_ENCODING } from "./content_answer.ts";
 
 /** The validators of one answer; `null` where it had none. */
-interface Validators {
+export interface Validators {
   etag: string | null;
   lastModified: string | null;
 }
@@ -24,6 +24,16 @@ const NAMES = { etag: "ETag", lastModified: "Last-Modified" } as const;
  */
 export class SameObject {
   #first?: Validators;
+
+  /** @param first the validators pinned elsewhere (a pool's handle), if any */
+  constructor(first?: Validators) {
+    this.#first = first;
+  }
+
+  /** The validators of the first answer, once one pinned them. */
+  get pinned(): Validators | undefined {
+    return this.#first;
+  }
 
   /**
    * Headers that make the server refuse (412) to answer from another object
@@ -63,7 +73,26 @@ export class SameObject {
       );
     }
     if (status !== 200 && status !== 206) return;
-    const now = validatorsOf(response);
+    this.#compare(validatorsOf(response), url);
+  }
+
+  /** Pins the object of the first 200 or 206; later answers are checked. */
+  pin(response: Response): void {
+    if (response.status !== 200 && response.status !== 206) return;
+    this.#first ??= validatorsOf(response);
+  }
+
+  /**
+   * Pins `validators` of an answer read elsewhere (in a pool's worker),
+   * or holds them to the pinned ones as {@linkcode SameObject.check} does.
+   */
+  adopt(validators: Validators, url: string): void {
+    if (this.#first === undefined) this.#first = validators;
+    else this.#compare(validators, url);
+  }
+
+  #compare(now: Validators, url: string): void {
+    const first = this.#first!;
     for (const key of ["etag", "lastModified"] as const) {
       const [was, is] = [first[key], now[key]];
       if (is === null || is === was) continue;
@@ -74,12 +103,6 @@ export class SameObject {
         url,
       );
     }
-  }
-
-  /** Pins the object of the first 200 or 206; later answers are checked. */
-  pin(response: Response): void {
-    if (response.status !== 200 && response.status !== 206) return;
-    this.#first ??= validatorsOf(response);
   }
 }
 

@@ -42,6 +42,7 @@ import {
   type WalkEntry,
 } from "../tree/verbs.ts";
 import { poolFile } from "./pool_file.ts";
+import { SameObject } from "../content/same_object.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
@@ -273,8 +274,24 @@ export class RepoFsPool implements AsyncDisposable {
     path: string,
     options: { start?: number; end?: number; signal?: AbortSignal } = {},
   ): Promise<Uint8Array> {
+    return this.#read(path, options, new SameObject());
+  }
+
+  /**
+   * As {@linkcode RepoFsPool.catFile}, every answer held to `object`, which
+   * the worker's first answer pins when nothing has yet.
+   */
+  async #read(
+    path: string,
+    options: { start?: number; end?: number; signal?: AbortSignal },
+    object: SameObject,
+  ): Promise<Uint8Array> {
     const { start, end } = options;
-    return this.#dispatch({ type: "cat", path, start, end }, options);
+    const { bytes, pinned } = await this.#dispatch<
+      Extract<FromWorker, { type: "bytes" }>
+    >({ type: "cat", path, start, end, pinned: object.pinned }, options);
+    if (pinned !== undefined) object.adopt(pinned, path);
+    return bytes;
   }
 
   /**
@@ -300,9 +317,17 @@ export class RepoFsPool implements AsyncDisposable {
     return cat(this, paths, options);
   }
 
-  /** An open file whose reads and streams go through the workers, a window at a time. */
+  /**
+   * An open file whose reads and streams go through the workers, a window
+   * at a time. As for {@linkcode RepoFs.open}, all are of the object its
+   * first answer came from: a later one finding another fails with a
+   * `RepoChangedError`.
+   */
   open(path: string): Promise<RepoFile> {
-    return poolFile(this, path);
+    return poolFile({
+      info: (path) => this.info(path),
+      catFile: (path, options, object) => this.#read(path, options, object),
+    }, path);
   }
 
   /**
@@ -573,7 +598,7 @@ export class RepoFsPool implements AsyncDisposable {
         }
         return;
       case "bytes":
-        return this.#settle(message.job, { value: message.bytes });
+        return this.#settle(message.job, { value: message });
       case "array":
         return this.#settle(message.job, { value: message.part });
       case "parquet":

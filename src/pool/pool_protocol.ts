@@ -30,11 +30,20 @@ import {
   Hdf5UnsupportedError,
 } from "../formats/hdf5/errors.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
+import type { Validators } from "../content/same_object.ts";
 
 /** What the main thread asks of a worker. */
 export type ToWorker =
   | { type: "init"; serialized: SerializedRepoFs }
-  | { type: "cat"; job: number; path: string; start?: number; end?: number }
+  | {
+    type: "cat";
+    job: number;
+    path: string;
+    start?: number;
+    end?: number;
+    /** The object an open handle's earlier answers were of, which this read's must be of too. */
+    pinned?: Validators;
+  }
   | { type: "array"; job: number; request: ArrayPartRequest }
   | { type: "parquet"; job: number; request: ParquetPartRequest }
   | {
@@ -56,7 +65,13 @@ export type ToWorker =
  */
 export type FromWorker =
   | { type: "ready" }
-  | { type: "bytes"; job: number; bytes: Uint8Array }
+  | {
+    type: "bytes";
+    job: number;
+    bytes: Uint8Array;
+    /** The object the answers were of; absent when none was asked for. */
+    pinned?: Validators;
+  }
   | { type: "array"; job: number; part: ArrayPartResult }
   | { type: "parquet"; job: number; rows: ParquetRows }
   | { type: "downloaded"; job: number; result: Downloaded }
