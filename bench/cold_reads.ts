@@ -20,18 +20,6 @@ export interface ColdRead {
 /**
  * Runs `reads` alternated `reps` times against `emu` and prints the table,
  * bytes as a share of `fileSize`.
- *
- * @example
- * ```ts
- * import { startEmulator } from "../emulator.ts";
- * import { RepoFs } from "../mod.ts";
- * import { compareColdReads } from "./cold_reads.ts";
- * await using emu = await startEmulator({ files: { "a.bin": new Uint8Array(8) } });
- * await compareColdReads(emu, [{
- *   name: "whole",
- *   read: async () => void await new RepoFs({ host: emu.host, pid: emu.pid }).catFile("a.bin"),
- * }], { reps: 1, fileSize: 8, what: "a.bin" });
- * ```
  */
 export async function compareColdReads(
   emu: Emulator,
@@ -65,16 +53,7 @@ export async function compareColdReads(
   );
 }
 
-/**
- * A downloaded file as a source of one path, for reading it locally.
- *
- * @example
- * ```ts
- * import { memorySource } from "./cold_reads.ts";
- * const source = memorySource("a.bin", new Uint8Array([1, 2, 3]));
- * await source.catFile("a.bin", { start: -2 });
- * ```
- */
+/** A downloaded file as a source of one path, for reading it locally. */
 export function memorySource(name: string, bytes: Uint8Array): ByteSource {
   return {
     info: () => Promise.resolve({ name, type: "file", size: bytes.length }),
