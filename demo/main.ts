@@ -17,6 +17,7 @@ import { type Emulator, startEmulator } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
 import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 import { countingFetch } from "./counting_fetch.ts";
+import { codeItRan } from "./code_it_ran.ts";
 
 const USAGE =
   `Usage: deno task demo [-- --host H --pid P --store PATH [--token-file F]]
@@ -180,4 +181,5 @@ if (c) {
   ]);
 }
 for (const [name, value] of rows) console.log(`  ${name.padEnd(34)} ${value}`);
+console.log(codeItRan(host, pid!, store!, workers));
 await emu?.close();

@@ -138,19 +138,21 @@ const CLI_PERMISSIONS = [
 const decoder = new TextDecoder();
 
 /**
- * The command line as a process of its own, run from the repository root.
- * What would change what it does from the test runner's environment (the
- * token, the coordinator, job-array variables) is blank unless `env` sets it.
+ * The command line as a process of its own, run from `cwd` (the repository
+ * root by default). What would change what it does from the test runner's
+ * environment (the token, the coordinator, job-array variables) is blank
+ * unless `env` sets it.
  */
 export function cliCommand(
   args: string[],
   env: Record<string, string> = {},
   io: "piped" | "null" = "piped",
+  cwd = REPO,
 ): Deno.Command {
   const blank = Object.fromEntries(SHARD_VARIABLES.map((name) => [name, ""]));
   return new Deno.Command(Deno.execPath(), {
     args: ["run", ...CLI_PERMISSIONS, CLI, ...args],
-    cwd: REPO,
+    cwd,
     env: {
       REPO_API_TOKEN: "",
       REPO_FS_COORDINATOR: "",
