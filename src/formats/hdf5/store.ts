@@ -17,7 +17,35 @@ import {
   type ZarrView,
 } from "./zarr_view.ts";
 
-/** A zarrita store over an HDF5 or NetCDF4 file. */
+/**
+ * A zarrita store over an HDF5 or NetCDF4 file.
+ *
+ * @example
+ * ```ts
+ * import * as zarr from "zarrita";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type Hdf5Store, hdf5Store } from "@x/repo-fs/hdf5";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
+ *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
+ *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
+ *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
+ *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
+ *     "AADpYE4r2xoAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const store: Hdf5Store = hdf5Store(fs, "t.h5");
+ * const t = await zarr.open(zarr.root(store).resolve("t"), { kind: "array" });
+ * deepStrictEqual((await zarr.get(t)).data, new Float32Array([1.5, 2.5, 3.5]));
+ * ```
+ */
 export interface Hdf5Store {
   /** A metadata document or a chunk; `undefined` for a missing key or an unwritten chunk. */
   get(
