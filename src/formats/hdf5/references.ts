@@ -105,18 +105,25 @@ export interface Hdf5ReferencesOptions {
  * import { hdf5References } from "@x/repo-fs/hdf5";
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * // A NetCDF4 file written by netCDF4-python, from the repository's fixtures.
- * const nc = await Deno.readFile(new URL("../../../fixtures/hdf5/netcdf4.nc", import.meta.url));
- * await using emu = await startEmulator({ files: { "climate.nc": nc } });
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
+ *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
+ *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
+ *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
+ *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
+ *     "AADpYE4r2xoAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- *
- * const { version, refs } = await hdf5References(fs, "climate.nc");
+ * const { version, refs } = await hdf5References(fs, "t.h5");
  * strictEqual(version, 1);
- * const zarray = JSON.parse(refs["temperature/.zarray"] as string);
- * deepStrictEqual(zarray.chunks, [2, 3, 8]);
- * const [url] = refs["temperature/0.0.0"] as [string, number, number];
- * strictEqual(url, `${emu.host}/api/access/datafile/${emu.fileId("climate.nc")}`);
+ * deepStrictEqual(JSON.parse(refs["t/.zarray"] as string).shape, [3]);
+ * const [url] = refs["t/0"] as [string, number, number];
+ * strictEqual(url, `${emu.host}/api/access/datafile/${emu.fileId("t.h5")}`);
  * ```
  *
  * @param source a `RepoFs` (or, with `url` or `paths`, any source)
