@@ -117,7 +117,7 @@ function examples(jsDoc: JsDoc | undefined): string[] {
 }
 
 /** The TypeScript of an example's fenced blocks. */
-export function exampleCode(example: string): string {
+function exampleCode(example: string): string {
   return [
     ...example.matchAll(/```(?:ts|js|typescript|javascript)?\n([\s\S]*?)```/g),
   ]
@@ -125,7 +125,7 @@ export function exampleCode(example: string): string {
 }
 
 /** Why an example's code is not runnable as a user would run it, if it is not. */
-export function problems(source: string): string[] {
+function problems(source: string): string[] {
   const found: string[] = [];
   if (!source.trim()) return ["no ```ts block"];
   const specifiers = [
@@ -149,8 +149,8 @@ export function problems(source: string): string[] {
   const fromAssert =
     /\bimport\s+([^;]*?)\s+from\s+["']node:assert(?:\/strict)?["']/g;
   for (const [, clause] of source.matchAll(fromAssert)) {
-    const [, defaultName] = clause.match(/^(\w+)/) ?? [];
-    if (defaultName) asserts.add(defaultName);
+    const [, whole] = clause.match(/^(?:\*\s+as\s+)?(\w+)/) ?? [];
+    if (whole) asserts.add(whole);
     const [, named] = clause.match(/\{([^}]*)\}/) ?? [];
     for (const part of named?.split(",") ?? []) {
       const [name, alias] = part.trim().split(/\s+as\s+/);
@@ -166,7 +166,7 @@ export function problems(source: string): string[] {
 }
 
 /** Every public doc comment, once, over all entries. */
-export async function publicDocs(): Promise<Map<string, Documented>> {
+async function publicDocs(): Promise<Map<string, Documented>> {
   const all = new Map<string, Documented>();
   for (const entry of ENTRIES) {
     const nodes = await docNodes([entry]);
@@ -245,6 +245,12 @@ Deno.test("the example checker tells a runnable example from one that is not", (
   deepStrictEqual(
     problems(
       'import { ok } from "node:assert/strict";\nok(await Deno.readFile("fixtures/a.nc"));\n',
+    ),
+    ["reads a file of this repository by a relative path"],
+  );
+  deepStrictEqual(
+    problems(
+      'import * as assert from "node:assert/strict";\nassert.ok(new URL("./a", import.meta.url));\n',
     ),
     ["reads a file of this repository by a relative path"],
   );
