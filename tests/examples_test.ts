@@ -203,6 +203,14 @@ Deno.test("every public example imports the package by name and asserts", () => 
   deepStrictEqual(bad, []);
 });
 
+Deno.test("deno doc --lint finds nothing to say of any entry", async () => {
+  const { success, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--lint", ...ENTRIES],
+    cwd: ROOT,
+  }).output();
+  ok(success, new TextDecoder().decode(stderr));
+});
+
 Deno.test("no internal symbol carries an @example", async () => {
   const files: string[] = [];
   for (const dir of ["src", "workers"]) {
