@@ -10,8 +10,15 @@
  *
  * @example
  * ```ts
- * import { type ReadOptions } from "@x/repo-fs";
- * const lastKiB: ReadOptions = { start: -1024 };
+ * import { type ReadOptions, RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello world" } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const lastFive: ReadOptions = { start: -5 };
+ * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt", lastFive)), "world");
+ * const file = await fs.open("a.txt");
+ * strictEqual(new TextDecoder().decode(await file.read({ start: 1, end: -6 })), "ello");
  * ```
  */
 export interface ReadOptions {

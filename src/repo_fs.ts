@@ -61,8 +61,19 @@ const sharedTables = new Map<string, Promise<RoutingTable>>();
  *
  * @example
  * ```ts
- * import { type FindOptions } from "@x/repo-fs";
- * const oneLevel: FindOptions = { maxdepth: 1, withdirs: true };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "data/a.csv": "1", "data/raw/b.bin": "2" },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * deepStrictEqual(await fs.find("data"), ["data/a.csv", "data/raw/b.bin"]);
+ * deepStrictEqual(await fs.find("data", { maxdepth: 1, withdirs: true }), [
+ *   "data",
+ *   "data/a.csv",
+ *   "data/raw",
+ * ]);
  * ```
  */
 export interface FindOptions {
@@ -77,8 +88,17 @@ export interface FindOptions {
  *
  * @example
  * ```ts
- * import { type RestoreOptions } from "@x/repo-fs";
- * const restore: RestoreOptions = { logger: console };
+ * import { type Logger, RepoFs, type RestoreOptions } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { ok } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const plain = new RepoFs({ host: emu.host, pid: emu.pid }).serialize();
+ * // A logger cannot be serialised: the rebuilt instance is given one.
+ * const lines: string[] = [];
+ * const logger: Logger = { debug: (l) => lines.push(l), info: (l) => lines.push(l), warn: (l) => lines.push(l) };
+ * const restore: RestoreOptions = { logger };
+ * await RepoFs.fromSerialized(plain, restore).catFile("a.txt");
+ * ok(lines.some((line) => line.startsWith("HEAD file")));
  * ```
  */
 export interface RestoreOptions {

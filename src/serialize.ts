@@ -16,8 +16,13 @@ import type { RetryOptions, TabularView } from "./base/types.ts";
  *
  * @example
  * ```ts
- * import { type SerializedOptions } from "@x/repo-fs";
- * const o: SerializedOptions = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC", version: ":latest", headConcurrency: 3, timeoutMs: 60000, retry: {} };
+ * import { RepoFs, type SerializedOptions } from "@x/repo-fs";
+ * import { strictEqual } from "node:assert/strict";
+ * const fs = new RepoFs({ host: "repo.example.org", pid: "https://doi.org/10.5072/FK2/ABC" });
+ * const options: SerializedOptions = fs.serialize().options;
+ * strictEqual(options.pid, "doi:10.5072/FK2/ABC"); // in normal form
+ * strictEqual(options.version, ":latest");
+ * strictEqual(options.headConcurrency, 3);
  * ```
  */
 export interface SerializedOptions {

@@ -12,8 +12,17 @@ import type { Checksum, FileInfo } from "./types.ts";
  *
  * @example
  * ```ts
- * import { type ChecksumKind } from "@x/repo-fs";
- * const kind: ChecksumKind = "sha256";
+ * import { type ChecksumKind, RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": { content: "abc", checksumType: "SHA-256" } },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const dir = await Deno.makeTempDir();
+ * const { verified } = await fs.downloadToFile("a.txt", `${dir}/a.txt`);
+ * strictEqual(verified, "sha256" satisfies ChecksumKind); // the listed SHA-256 held
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export type ChecksumKind = "md5" | "sha1" | "sha256" | "sha512";

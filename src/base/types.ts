@@ -9,8 +9,16 @@
  *
  * @example
  * ```ts
- * import { type FileInfo } from "@x/repo-fs";
- * const info: FileInfo = { name: "climate.zarr/.zgroup", type: "file", size: 24, id: 7 };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "data/a.csv": "x,y\n" } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const file = await fs.info("data/a.csv");
+ * strictEqual(file.type, "file");
+ * strictEqual(file.size, 4);
+ * strictEqual(file.id, emu.fileId("data/a.csv"));
+ * strictEqual((await fs.info("data")).type, "directory");
  * ```
  */
 export interface FileInfo {
@@ -57,8 +65,17 @@ export interface FileInfo {
  *
  * @example
  * ```ts
- * import { type Checksum } from "@x/repo-fs";
- * const sha1: Checksum = { type: "SHA-1", value: "a9993e364706816aba3e25717850c26c9cd0d89d" };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": { content: "abc", checksumType: "SHA-1" } },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * deepStrictEqual((await fs.info("a.txt")).checksum, {
+ *   type: "SHA-1",
+ *   value: "a9993e364706816aba3e25717850c26c9cd0d89d",
+ * });
  * ```
  */
 export interface Checksum {
@@ -76,8 +93,16 @@ export interface Checksum {
  *
  * @example
  * ```ts
- * import { type TabularView } from "@x/repo-fs";
- * const view: TabularView = "original";
+ * import { RepoFs, type TabularView } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "obs.tab": { content: "t\n1.5\n", tabular: true, original: "t\r\n1.5\r\n" } },
+ * });
+ * const tabular: TabularView = "original";
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid, tabular });
+ * deepStrictEqual(await fs.find(""), ["obs.csv"]);
+ * strictEqual(new TextDecoder().decode(await fs.catFile("obs.csv")), "t\r\n1.5\r\n");
  * ```
  */
 export type TabularView = "archival" | "original";
@@ -87,8 +112,18 @@ export type TabularView = "archival" | "original";
  *
  * @example
  * ```ts
- * import { type Logger } from "@x/repo-fs";
- * const logger: Logger = console;
+ * import { type Logger, RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { match } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const lines: string[] = [];
+ * const logger: Logger = {
+ *   debug: (line) => lines.push(line),
+ *   info: (line) => lines.push(line),
+ *   warn: (line) => lines.push(line),
+ * };
+ * await new RepoFs({ host: emu.host, pid: emu.pid, logger }).catFile("a.txt");
+ * match(lines[0], /^Routing table of doi:10.5072\/FK2\/EMULATED built: 1 files/);
  * ```
  */
 export interface Logger {
@@ -106,8 +141,17 @@ export interface Logger {
  *
  * @example
  * ```ts
- * import { type RetryOptions } from "@x/repo-fs";
- * const quick: RetryOptions = { retries: 2, baseDelayMs: 10, maxDelayMs: 100 };
+ * import { RepoFs, type RetryOptions } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": "hello" },
+ *   faults: { rules: [{ route: "head", status: 503, times: 2 }] },
+ * });
+ * const retry: RetryOptions = { retries: 2, baseDelayMs: 1, maxDelayMs: 10 };
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid, retry });
+ * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+ * strictEqual(emu.counters.heads, 3); // two 503s, then the answer
  * ```
  */
 export interface RetryOptions {
@@ -124,8 +168,16 @@ export interface RetryOptions {
  *
  * @example
  * ```ts
- * import { type RepoFsOptions } from "@x/repo-fs";
- * const options: RepoFsOptions = { host: "repo.example.org", pid: "doi:10.5072/FK2/ABC" };
+ * import { RepoFs, type RepoFsOptions } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": "new" },
+ *   versions: { "1.0": { "a.txt": "old" } },
+ * });
+ * const options: RepoFsOptions = { host: emu.host, pid: emu.pid, version: "1.0" };
+ * const fs = new RepoFs(options);
+ * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "old");
  * ```
  */
 export interface RepoFsOptions {
@@ -205,8 +257,18 @@ export interface RepoFsOptions {
  *
  * @example
  * ```ts
- * import { type ContentKey } from "@x/repo-fs";
- * const original: ContentKey = { id: 42, format: "original" };
+ * import { type ContentKey, RepoFs, type UrlCoordinator } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const asked: ContentKey[] = [];
+ * const coordinator: UrlCoordinator = {
+ *   share: () => ({
+ *     resolve: (file, _stale, signal, head) => (asked.push(file), head(signal)),
+ *   }),
+ * };
+ * await new RepoFs({ host: emu.host, pid: emu.pid, coordinator }).catFile("a.txt");
+ * deepStrictEqual(asked, [{ id: emu.fileId("a.txt") }]);
  * ```
  */
 export interface ContentKey {
@@ -221,10 +283,24 @@ export interface ContentKey {
  *
  * @example
  * ```ts
- * import { type ResolvedUrl } from "@x/repo-fs";
- * const unsigned: ResolvedUrl = {
- *   url: "https://store.example.org/a", direct: false, resolvedAt: Date.now(), expiresAt: Infinity,
+ * import { RepoFs, type ResolvedUrl, type UrlCoordinator } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { ok, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * const resolved: ResolvedUrl[] = [];
+ * const coordinator: UrlCoordinator = {
+ *   share: () => ({
+ *     resolve: async (_file, _stale, signal, head) => {
+ *       resolved.push(await head(signal));
+ *       return resolved[0];
+ *     },
+ *   }),
  * };
+ * await new RepoFs({ host: emu.host, pid: emu.pid, coordinator }).catFile("a.txt");
+ * const [{ url, direct, resolvedAt, expiresAt }] = resolved;
+ * ok(url.startsWith(emu.storeOrigin)); // a signed object-store URL
+ * strictEqual(direct, false);
+ * ok(resolvedAt < expiresAt && expiresAt < Infinity); // signed: it runs out
  * ```
  */
 export interface ResolvedUrl {
@@ -252,9 +328,23 @@ export interface ResolvedUrl {
  *
  * @example
  * ```ts
- * import { type SharedUrls } from "@x/repo-fs";
- * // No fleet at all: every lookup sends its HEAD at once.
- * const alone: SharedUrls = { resolve: (_file, _stale, signal, head) => head(signal) };
+ * import { RepoFs, type ResolvedUrl, type SharedUrls } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+ * // A fleet's URL cache, here in memory: the second instance sends no HEAD.
+ * const cache = new Map<number, ResolvedUrl>();
+ * const fleet: SharedUrls = {
+ *   async resolve(file, _stale, signal, head) {
+ *     if (!cache.has(file.id)) cache.set(file.id, await head(signal));
+ *     return cache.get(file.id)!;
+ *   },
+ * };
+ * for (const _ of [1, 2]) {
+ *   const fs = new RepoFs({ host: emu.host, pid: emu.pid, coordinator: { share: () => fleet } });
+ *   strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+ * }
+ * strictEqual(emu.counters.heads, 1);
  * ```
  */
 export interface SharedUrls {

@@ -13,6 +13,21 @@ import type { Respond } from "./respond_hook.ts";
  * endpoints; `collection` collection contents; `head` HEADs on the access
  * endpoint; `content` GETs of file bytes (store or access endpoint); `repo`
  * every repository request; `store` every store request; `any` everything.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type FaultRoute, startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * const route: FaultRoute = "listing";
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": "hello" },
+ *   faults: { rules: [{ route, status: 503, times: 1 }] },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid, retry: { baseDelayMs: 1 } });
+ * deepStrictEqual(await fs.find(""), ["a.txt"]);
+ * strictEqual(emu.counters.listingCalls, 2); // a 503, then the listing
+ * ```
  */
 export type FaultRoute =
   | "listing"

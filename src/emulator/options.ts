@@ -11,14 +11,18 @@ import type { EmulatorFaults } from "./faults.ts";
  *
  * @example
  * ```ts
- * import { type EmulatorFileSpec } from "@x/repo-fs/emulator";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
  * // An ingested tabular file: the listing counts fewer bytes than are served.
- * const table: EmulatorFileSpec = {
- *   content: "name\tvalue\na\t1\n",
- *   listedSize: 4,
- *   contentType: "text/tab-separated-values",
- *   tabular: true,
- * };
+ * await using emu = await startEmulator({
+ *   files: { "t.tab": { content: "name\tvalue\na\t1\n", listedSize: 4, tabular: true } },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const info = await fs.info("t.tab");
+ * strictEqual(info.size, 4);
+ * strictEqual(info.tabular, true);
+ * strictEqual((await fs.catFile("t.tab")).byteLength, 15); // read to its real end
  * ```
  */
 export interface EmulatorFileSpec {
@@ -80,8 +84,14 @@ export interface EmulatorFileSpec {
  *
  * @example
  * ```ts
- * import { type EmulatorEntry } from "@x/repo-fs/emulator";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type EmulatorEntry, startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // An empty `directoryLabel`, which the `files` map cannot say.
  * const entry: EmulatorEntry = { directoryLabel: "", filename: "top.txt", file: "hello" };
+ * await using emu = await startEmulator({ entries: [entry] });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * deepStrictEqual(await fs.find(""), ["top.txt"]);
  * ```
  */
 export interface EmulatorEntry {
@@ -98,12 +108,18 @@ export interface EmulatorEntry {
  *
  * @example
  * ```ts
- * import { type EmulatorOptions } from "@x/repo-fs/emulator";
+ * import { RepoFs, RepoHttpError } from "@x/repo-fs";
+ * import { type EmulatorOptions, startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
  * const options: EmulatorOptions = {
  *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}', "README.md": "# hi" },
  *   token: "secret",
- *   faults: { latencyMs: 20 },
  * };
+ * await using emu = await startEmulator(options);
+ * const anonymous = new RepoFs({ host: emu.host, pid: emu.pid });
+ * await rejects(anonymous.ls(""), RepoHttpError); // 401 without the token
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid, token: "secret" });
+ * deepStrictEqual(await fs.find(""), ["README.md", "climate.zarr/.zgroup"]);
  * ```
  */
 export interface EmulatorOptions {

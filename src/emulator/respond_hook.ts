@@ -8,7 +8,24 @@
 
 import { goneSignal } from "./waits.ts";
 
-/** What a request is, as a fault is aimed at it. */
+/**
+ * What a request is, as a fault is aimed at it.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type RequestInfo, startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const seen: string[] = [];
+ * const respond = (_request: Request, info: RequestInfo) => {
+ *   seen.push(`${info.origin} ${info.route} ${info.attempt}`);
+ *   return undefined; // the emulator's own answer
+ * };
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" }, faults: { respond } });
+ * await new RepoFs({ host: emu.host, pid: emu.pid }).catFile("a.txt");
+ * deepStrictEqual(seen, ["repository listing 1", "repository head 1", "store content 1"]);
+ * ```
+ */
 export interface RequestInfo {
   /** Which of the emulator's two servers got it. */
   origin: "repository" | "store";
@@ -35,6 +52,24 @@ export interface RequestInfo {
 /**
  * A test's answer to a request: a `Response` to send, or `undefined` for
  * the emulator's own answer.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type Respond, startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * // The first HEAD is refused with a 503 of the test's own.
+ * const attempts: number[] = [];
+ * const respond: Respond = (_request, info) => {
+ *   if (info.route !== "head") return undefined;
+ *   attempts.push(info.attempt);
+ *   return info.attempt === 1 ? new Response("busy", { status: 503 }) : undefined;
+ * };
+ * await using emu = await startEmulator({ files: { "a.txt": "hello" }, faults: { respond } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid, retry: { baseDelayMs: 1 } });
+ * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
+ * deepStrictEqual(attempts, [1, 2]); // retried
+ * ```
  */
 export type Respond = (
   request: Request,

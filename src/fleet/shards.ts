@@ -14,8 +14,12 @@
  *
  * @example
  * ```ts
- * import { type Shard } from "@x/repo-fs/fleet";
- * const second: Shard = { index: 1, count: 4 };
+ * import { parseShard, type Shard, shardOf } from "@x/repo-fs/fleet";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const mine: Shard = parseShard("1/2");
+ * deepStrictEqual(mine, { index: 1, count: 2 });
+ * const files = [{ name: "a.bin", size: 30 }, { name: "b.bin", size: 20 }, { name: "c.bin", size: 10 }];
+ * deepStrictEqual(shardOf(files, mine).map((file) => file.name), ["b.bin", "c.bin"]);
  * ```
  */
 export interface Shard {
@@ -31,8 +35,16 @@ export interface Shard {
  *
  * @example
  * ```ts
- * import { type ShardableFile } from "@x/repo-fs/fleet";
- * const file: ShardableFile = { name: "climate.zarr/temp/0.0", size: 40_000 };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ShardableFile, shardOf } from "@x/repo-fs/fleet";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "a.bin": new Uint8Array(30), "b.bin": new Uint8Array(20), "c.bin": new Uint8Array(10) },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const files: ShardableFile[] = await fs.ls(""); // a `FileInfo` will do
+ * deepStrictEqual(shardOf(files, { index: 1, count: 2 }).map((file) => file.name), ["b.bin", "c.bin"]);
  * ```
  */
 export interface ShardableFile {
@@ -48,8 +60,16 @@ export interface ShardableFile {
  *
  * @example
  * ```ts
- * import { type ChunkSelection } from "@x/repo-fs/zarr";
- * const firstTenDays: ChunkSelection = [{ start: 0, stop: 10, step: null }, null, null];
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ChunkSelection, chunkShard, getArray } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ sample: true }); // temperature: 64 days, 8 to a chunk
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const firstHalf: ChunkSelection = chunkShard([64, 90, 180], [8, 45, 45], { index: 0, count: 2 });
+ * deepStrictEqual(firstHalf, [{ start: 0, stop: 32, step: null }, null, null]);
+ * const { shape } = await getArray(fs, "climate.zarr", "temperature", firstHalf);
+ * deepStrictEqual(shape, [32, 90, 180]);
  * ```
  */
 export type ChunkSelection = (

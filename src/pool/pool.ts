@@ -58,7 +58,7 @@ import type { SerializedRepoFs } from "../serialize.ts";
  * await using emu = await startEmulator({ files: { "a.txt": "hello" } });
  * const options: PoolOptions = {
  *   workers: 2,
- *   workerUrl: new URL("../../workers/range_worker.ts", import.meta.url), // the default, from source
+ *   workerUrl: import.meta.resolve("@x/repo-fs/worker"), // the default
  * };
  * await using pool = new RepoFsPool(new RepoFs({ host: emu.host, pid: emu.pid }), options);
  * strictEqual(pool.size, 2);

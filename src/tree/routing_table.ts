@@ -25,8 +25,18 @@ const LONGEST_PATH = 32_767;
  *
  * @example
  * ```ts
- * import { type RejectedEntry } from "@x/repo-fs";
- * const r: RejectedEntry = { path: "../etc/passwd", id: 9, reason: 'contains a ".." segment' };
+ * import { type RejectedEntry, RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, match, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "a.txt": "hello" },
+ *   entries: [{ directoryLabel: "..", filename: "passwd", file: "x" }],
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * deepStrictEqual(await fs.find(""), ["a.txt"]); // the tree holds the rest
+ * const [rejected]: RejectedEntry[] = await fs.rejectedEntries();
+ * strictEqual(rejected.path, "../passwd");
+ * match(rejected.reason, /has a "\.\." segment/);
  * ```
  */
 export interface RejectedEntry {

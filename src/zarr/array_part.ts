@@ -24,8 +24,15 @@ import { syncZlibStore } from "./zlib_codecs.ts";
  * @example
  * ```ts
  * import * as zarr from "zarrita";
- * import { type ArraySelection } from "@x/repo-fs/zarr";
- * const firstDayEveryOtherRow: ArraySelection = [0, zarr.slice(null, null, 2), null];
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ArraySelection, getArray } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ sample: true }); // temperature: 64 × 90 × 180
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const firstDayEveryOtherRow: ArraySelection = [0, zarr.slice(null, null, 2)];
+ * const { shape } = await getArray(fs, "climate.zarr", "temperature", firstDayEveryOtherRow);
+ * deepStrictEqual(shape, [45, 180]); // the day's axis dropped, the last one whole
  * ```
  */
 export type ArraySelection =
@@ -44,8 +51,15 @@ export type ArraySelection =
  *
  * @example
  * ```ts
- * import { type ArrayValues } from "@x/repo-fs/zarr";
- * const values: ArrayValues = new Float32Array([1.5, 2.5]);
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ArrayValues, getArray } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { ok, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ sample: true }); // elevation: int16, 90 × 180
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const values: ArrayValues = (await getArray(fs, "climate.zarr", "elevation", [0])).data;
+ * ok(values instanceof Int16Array);
+ * strictEqual(values.length, 180);
  * ```
  */
 export type ArrayValues =
@@ -68,12 +82,16 @@ export type ArrayValues =
  *
  * @example
  * ```ts
- * import { type ArrayResult } from "@x/repo-fs/zarr";
- * const twoByThree: ArrayResult = {
- *   data: new Float32Array([1, 2, 3, 4, 5, 6]),
- *   shape: [2, 3],
- *   stride: [3, 1],
- * };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ArrayResult, getArray } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({ sample: true }); // temperature: 64 × 90 × 180
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const day: ArrayResult = await getArray(fs, "climate.zarr", "temperature", [0]);
+ * deepStrictEqual(day.shape, [90, 180]);
+ * deepStrictEqual(day.stride, [180, 1]);
+ * strictEqual(day.data.length, 90 * 180);
  * ```
  */
 export interface ArrayResult {

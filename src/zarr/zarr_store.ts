@@ -15,14 +15,25 @@ import { normalizePath } from "../tree/paths.ts";
  *
  * @example
  * ```ts
- * import { type ByteSource } from "@x/repo-fs/zarr";
- * const files = new Map([["a.zarr/.zgroup", new TextEncoder().encode("{}")]]);
- * const inMemory: ByteSource = {
- *   catFile: (path, options = {}) =>
- *     Promise.resolve(files.get(path)!.slice(options.start ?? 0, options.end)),
- *   info: () => Promise.resolve({ type: "file" }),
- *   exists: (path) => Promise.resolve(files.has(path)),
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ByteSource, zarrStore } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}' },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * // A source of your own: the dataset, its reads counted.
+ * let reads = 0;
+ * const counted: ByteSource = {
+ *   catFile: (path, options) => (reads++, fs.catFile(path, options)),
+ *   info: (path) => fs.info(path),
+ *   exists: (path) => fs.exists(path),
  * };
+ * const store = zarrStore(counted, "climate.zarr");
+ * strictEqual(new TextDecoder().decode(await store.get("/.zgroup")), '{"zarr_format":2}');
+ * strictEqual(await store.get("/.zattrs"), undefined); // missing: not read
+ * strictEqual(reads, 1);
  * ```
  */
 export interface ByteSource {
@@ -45,11 +56,19 @@ export interface ByteSource {
  *
  * @example
  * ```ts
- * import { type RepoZarrStore } from "@x/repo-fs/zarr";
- * const empty: RepoZarrStore = {
- *   get: () => Promise.resolve(undefined),
- *   getRange: () => Promise.resolve(undefined),
- * };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type RepoZarrStore, zarrStore } from "@x/repo-fs/zarr";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}' },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const store: RepoZarrStore = zarrStore(fs, "climate.zarr");
+ * const text = (bytes?: Uint8Array) => new TextDecoder().decode(bytes);
+ * strictEqual(text(await store.get("/.zgroup")), '{"zarr_format":2}');
+ * strictEqual(text(await store.getRange("/.zgroup", { suffixLength: 2 })), "2}");
+ * strictEqual(await store.get("/temperature/.zarray"), undefined);
  * ```
  */
 export interface RepoZarrStore {

@@ -10,7 +10,37 @@ import { repositoryBase } from "../../api/repo_api.ts";
 import type { ByteSource } from "../source.ts";
 import { type Hdf5Problem, readZarrView, zarray } from "./zarr_view.ts";
 
-/** Kerchunk references, version 1. */
+/**
+ * Kerchunk references, version 1.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { hdf5References, type KerchunkReferences } from "@x/repo-fs/hdf5";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
+ *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
+ *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
+ *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
+ *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
+ *     "AADpYE4r2xoAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const references: KerchunkReferences = await hdf5References(fs, "t.h5");
+ * const [url, start, length] = references.refs["t/0"] as [string, number, number];
+ * strictEqual(url, `${emu.host}/api/access/datafile/${emu.fileId("t.h5")}`);
+ * const chunk = await fs.catFile("t.h5", { start, end: start + length });
+ * deepStrictEqual(new Float32Array(chunk.slice().buffer), new Float32Array([1.5, 2.5, 3.5]));
+ * strictEqual(references.problems?.[0].path, "names"); // left out, and why
+ * ```
+ */
 export interface KerchunkReferences {
   /** Always 1. */
   version: 1;
@@ -20,7 +50,35 @@ export interface KerchunkReferences {
   problems?: Hdf5Problem[];
 }
 
-/** Options of {@linkcode hdf5References}. */
+/**
+ * Options of {@linkcode hdf5References}.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { hdf5References, type Hdf5ReferencesOptions } from "@x/repo-fs/hdf5";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
+ *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
+ *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
+ *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
+ *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
+ *     "AADpYE4r2xoAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const options: Hdf5ReferencesOptions = { paths: true };
+ * const { refs } = await hdf5References(fs, "t.h5", options);
+ * const [where] = refs["t/0"] as [string, number, number];
+ * strictEqual(where, "t.h5"); // the dataset path, not a URL
+ * ```
+ */
 export interface Hdf5ReferencesOptions {
   /** Write the file's dataset path in each reference instead of its URL. */
   paths?: boolean;
@@ -47,18 +105,25 @@ export interface Hdf5ReferencesOptions {
  * import { hdf5References } from "@x/repo-fs/hdf5";
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- *
- * // A NetCDF4 file written by netCDF4-python, from the repository's fixtures.
- * const nc = await Deno.readFile(new URL("../../../fixtures/hdf5/netcdf4.nc", import.meta.url));
- * await using emu = await startEmulator({ files: { "climate.nc": nc } });
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
+ *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
+ *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
+ *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
+ *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
+ *     "AADpYE4r2xoAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- *
- * const { version, refs } = await hdf5References(fs, "climate.nc");
+ * const { version, refs } = await hdf5References(fs, "t.h5");
  * strictEqual(version, 1);
- * const zarray = JSON.parse(refs["temperature/.zarray"] as string);
- * deepStrictEqual(zarray.chunks, [2, 3, 8]);
- * const [url] = refs["temperature/0.0.0"] as [string, number, number];
- * strictEqual(url, `${emu.host}/api/access/datafile/${emu.fileId("climate.nc")}`);
+ * deepStrictEqual(JSON.parse(refs["t/.zarray"] as string).shape, [3]);
+ * const [url] = refs["t/0"] as [string, number, number];
+ * strictEqual(url, `${emu.host}/api/access/datafile/${emu.fileId("t.h5")}`);
  * ```
  *
  * @param source a `RepoFs` (or, with `url` or `paths`, any source)

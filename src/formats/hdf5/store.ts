@@ -17,7 +17,35 @@ import {
   type ZarrView,
 } from "./zarr_view.ts";
 
-/** A zarrita store over an HDF5 or NetCDF4 file. */
+/**
+ * A zarrita store over an HDF5 or NetCDF4 file.
+ *
+ * @example
+ * ```ts
+ * import * as zarr from "zarrita";
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type Hdf5Store, hdf5Store } from "@x/repo-fs/hdf5";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
+ *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
+ *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
+ *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
+ *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
+ *     "AADpYE4r2xoAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const store: Hdf5Store = hdf5Store(fs, "t.h5");
+ * const t = await zarr.open(zarr.root(store).resolve("t"), { kind: "array" });
+ * deepStrictEqual((await zarr.get(t)).data, new Float32Array([1.5, 2.5, 3.5]));
+ * ```
+ */
 export interface Hdf5Store {
   /** A metadata document or a chunk; `undefined` for a missing key or an unwritten chunk. */
   get(
@@ -51,20 +79,31 @@ export interface Hdf5Store {
  * import { RepoFs } from "@x/repo-fs";
  * import { hdf5Store } from "@x/repo-fs/hdf5";
  * import { startEmulator } from "@x/repo-fs/emulator";
- * import { strictEqual } from "node:assert/strict";
- *
- * // A NetCDF4 file written by netCDF4-python, from the repository's fixtures.
- * const nc = await Deno.readFile(new URL("../../../fixtures/hdf5/netcdf4.nc", import.meta.url));
- * await using emu = await startEmulator({ files: { "climate.nc": nc } });
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] in degC along the
+ * // dimension scale `time`, and the variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+2ZMUsjQRTH38wmcW9ZycaLhKhgDrSysbtG0LBZL8E1gaxaCV40iwQvscgeeNU1" +
+ *     "NnbHFVdcaWXpRxDuA9hcF7D1G9jqvJ0Zs0ZBQRCE94NhMjNv3psZUvz570m1sjpuTVmGaYLmVrEz" +
+ *     "I8eLav7MKP5pVCtNXrrNmQfJdsQnkhs1FgcGkMmC6FJRpxv+U5kyNk6x6PKDGjs4Tvda3bAfTKug" +
+ *     "T/A8m8e5//GRRDaWB+CMMUOt3fc2MEfcLhWPSpAWpzIsU5zYYJdMxtgqdnICw0bvYS9gtgyYuOj6" +
+ *     "5SCAjyJYHBq4aJXaulcPao36TuCWfQ/sWQxPy/B6ed2Lo9MqGt8BHLF3MCVrHunLLMGrOL26wBr4" +
+ *     "5HEhgItlcd8VgK8rODewZFxKreuxAQRBEARBvGee1UJ5YLnS7L0WKphQ+IniJKGJBi/TRD5mzQoR" +
+ *     "lE8qIL8WbEBRiaOCaCgr8SQqKSR7rUDwt/1Zaqw8Fvve60R9KIpNjkolt5mxcEkltsZCJ/voHQpj" +
+ *     "f39/cRt+vM15WFkLXS1GOQx1EdIO993km+n13b2HcTpfa6T2ryz9DwmCIAiCIAiCIAjirWi41TX7" +
+ *     "m3QpFtGlaHqrXtOru550Kba4tAbarajVD6OhXdHudMNev3PYA9OB4Xejp1wM/QFLM16bvxn1YPiI" +
+ *     "j4AezFPWRuzBcOnBXKsCJZ34/P29/9yP7c07+zGsKF8cAAA=",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- *
- * const group = await zarr.open(hdf5Store(fs, "climate.nc"), { kind: "group" });
- * const temperature = await zarr.open(group.resolve("temperature"), { kind: "array" });
- * strictEqual(temperature.shape.join(), "5,6,8");
- * strictEqual(await zarr.get(temperature, [0, 0, 0]), 250);
- *
- * // The time axis is the file's unlimited dimension, as xarray names it.
- * strictEqual(temperature.attrs._ARRAY_DIMENSIONS?.toString(), "time,lat,lon");
+ * const store = hdf5Store(fs, "t.h5");
+ * const t = await zarr.open(zarr.root(store).resolve("t"), { kind: "array" });
+ * deepStrictEqual((await zarr.get(t)).data, new Float32Array([1.5, 2.5, 3.5]));
+ * // Its attributes, and its dimension as xarray names it.
+ * deepStrictEqual(t.attrs, { units: "degC", _ARRAY_DIMENSIONS: ["time"] });
+ * strictEqual((await store.problems())[0].path, "names"); // left out, and why
  * ```
  *
  * @param source a `RepoFs`, a `RepoFsPool`, or any tree with `info` and ranged `catFile`

@@ -24,7 +24,35 @@ import { decodeNumbers, type JsonValue } from "./values.ts";
 import type { ByteSource } from "../source.ts";
 import type { Sizes } from "./cursor.ts";
 
-/** Something of the file that is not presented, and why. */
+/**
+ * Something of the file that is not presented, and why.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type Hdf5Problem, hdf5Store } from "@x/repo-fs/hdf5";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // variable-length strings `names`; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
+ *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
+ *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
+ *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
+ *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
+ *     "AADpYE4r2xoAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "t.h5": h5 } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const problems: Hdf5Problem[] = await hdf5Store(fs, "t.h5").problems();
+ * deepStrictEqual(problems, [
+ *   { path: "names", reason: "variable-length strings have no Zarr v2 dtype here" },
+ * ]);
+ * ```
+ */
 export interface Hdf5Problem {
   /** The variable's (or group's) path in the file. */
   path: string;

@@ -20,10 +20,26 @@ import { readRows } from "./read_rows.ts";
  *
  * @example
  * ```ts
- * import type { ReadParquetOptions } from "@x/repo-fs/parquet";
- * import { ok } from "node:assert/strict";
- * const firstHundredIds: ReadParquetOptions = { columns: ["id"], rowStart: 0, rowEnd: 100 };
- * ok(firstHundredIds.columns?.includes("id"));
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { readParquet, type ReadParquetOptions } from "@x/repo-fs/parquet";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // stations.parquet as pyarrow writes it: `id` 0..9 and `flag` (every third
+ * // row) in two row groups of 5 rows; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA51RTWvCQBCd3aRrzEGCdBYXPOTiEiFKLeZUL14KBQ/SfxBs2gptTWM/rh79QR7z" +
+ *     "4/o2LRQP7cFlHzPsmzdvmVnObyfsc8LJgkOmLjVHABLwAB9gYs06RUXEilX/hw6F5+2vHdvhjmPp" +
+ *     "mG0fdz7DowJaQAC0T+/cZd/MMuqp7eqxeM7ZJ5YD2ZPrO2iQ+PdP+QPpc5Oa1FKfpclIRcYVMOlQ" +
+ *     "7wSuXdhgmOKPEDurCGE2VMZSCBMnIzNQZL67Nbqpntq9uAHTiH6r9UHo0AYI9J/jTtpanOBZyz89" +
+ *     "a+FMk7jMq9f34m20KstRXlWbz/ijqLbrzUt8mY0vxhOTYnxuglfY7hJr/wIxpm+R+wEAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const content = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "stations.parquet": content } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const lastFlags: ReadParquetOptions = { columns: ["flag"], rowStart: 8 };
+ * const rows = await readParquet(fs, "stations.parquet", lastFlags);
+ * deepStrictEqual(rows, [{ flag: false }, { flag: true }]);
  * ```
  */
 export interface ReadParquetOptions {
@@ -52,21 +68,27 @@ export interface ReadParquetOptions {
  * import { RepoFs, RepoFsPool } from "@x/repo-fs";
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { readParquet } from "@x/repo-fs/parquet";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * const content = await Deno.readFile("fixtures/parquet/stations.zstd.parquet");
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // stations.parquet as pyarrow writes it: `id` 0..9 and `flag` (every third
+ * // row) in two row groups of 5 rows; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA51RTWvCQBCd3aRrzEGCdBYXPOTiEiFKLeZUL14KBQ/SfxBs2gptTWM/rh79QR7z" +
+ *     "4/o2LRQP7cFlHzPsmzdvmVnObyfsc8LJgkOmLjVHABLwAB9gYs06RUXEilX/hw6F5+2vHdvhjmPp" +
+ *     "mG0fdz7DowJaQAC0T+/cZd/MMuqp7eqxeM7ZJ5YD2ZPrO2iQ+PdP+QPpc5Oa1FKfpclIRcYVMOlQ" +
+ *     "7wSuXdhgmOKPEDurCGE2VMZSCBMnIzNQZL67Nbqpntq9uAHTiH6r9UHo0AYI9J/jTtpanOBZyz89" +
+ *     "a+FMk7jMq9f34m20KstRXlWbz/ijqLbrzUt8mY0vxhOTYnxuglfY7hJr/wIxpm+R+wEAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const content = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
  * await using emu = await startEmulator({ files: { "stations.parquet": content } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const rows = await readParquet(fs, "stations.parquet", {
- *   columns: ["id", "flag"],
- *   rowStart: 1499,
- *   rowEnd: 1501,
- * });
- * deepStrictEqual(rows, [{ id: 1499, flag: false }, { id: 1500, flag: true }]);
- *
+ * // Rows 4 and 5, across the two row groups.
+ * const rows = await readParquet(fs, "stations.parquet", { rowStart: 4, rowEnd: 6 });
+ * deepStrictEqual(rows, [{ id: 4, flag: false }, { id: 5, flag: false }]);
+ * // The row groups decoded in a pool's workers.
  * await using pool = new RepoFsPool(fs, { workers: 2 });
- * const all = await readParquet(pool, "stations.parquet", { columns: ["id"] });
- * strictEqual(all.length, 10_000);
- * strictEqual(all[9_999].id, 9_999);
+ * const ids = await readParquet(pool, "stations.parquet", { columns: ["id"] });
+ * deepStrictEqual(ids.map((row) => row.id), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
  * ```
  *
  * @param source a `RepoFs`, a `RepoFsPool` (decodes in its workers) or a `zipTree`

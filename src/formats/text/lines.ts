@@ -13,10 +13,17 @@ import { lineText, nextNewline } from "./line_bytes.ts";
  *
  * @example
  * ```ts
- * import type { LinesOptions } from "@x/repo-fs/text";
- * import { strictEqual } from "node:assert/strict";
- * const secondMebibyte: LinesOptions = { start: 2 ** 20, end: 2 ** 21 };
- * strictEqual(secondMebibyte.end! - secondMebibyte.start!, 2 ** 20);
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { lines, type LinesOptions } from "@x/repo-fs/text";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * await using emu = await startEmulator({
+ *   files: { "obs.csv": "station,t\nA,1.5\nB,2.25\nC,-3\n" },
+ * });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * // From byte 12, inside "A,1.5": the lines that start after it.
+ * const fromByte12: LinesOptions = { start: 12 };
+ * deepStrictEqual(await Array.fromAsync(lines(fs, "obs.csv", fromByte12)), ["B,2.25", "C,-3"]);
  * ```
  */
 export interface LinesOptions {

@@ -23,8 +23,25 @@ import { ZipFormatError } from "./zip_format_error.ts";
  *
  * @example
  * ```ts
- * import type { ZipTreeOptions } from "@x/repo-fs/zip";
- * const options: ZipTreeOptions = { logger: console };
+ * import { type Logger, RepoFs } from "@x/repo-fs";
+ * import { zipTree, type ZipTreeOptions } from "@x/repo-fs/zip";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * // An archive holding hi.txt twice: "hello, zip", then "again".
+ * const archive = Uint8Array.from(atob(
+ *   "UEsDBBQAAAAAAAAAIVic5+EcCgAAAAoAAAAGAAAAaGkudHh0aGVsbG8sIHppcFBLAwQUAAAAAAAAACFY/FuhkwUA" +
+ *     "AAAFAAAABgAAAGhpLnR4dGFnYWluUEsBAhQDFAAAAAAAAAAhWJzn4RwKAAAACgAAAAYAAAAAAAAAAAAAAIABAAAA" +
+ *     "AGhpLnR4dFBLAQIUAxQAAAAAAAAAIVj8W6GTBQAAAAUAAAAGAAAAAAAAAAAAAACAAS4AAABoaS50eHRQSwUGAAAA" +
+ *     "AAIAAgBoAAAAVwAAAAAA",
+ * ), (c) => c.charCodeAt(0));
+ * await using emu = await startEmulator({ files: { "data.zip": archive } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const warnings: string[] = [];
+ * const logger: Logger = { debug() {}, info() {}, warn: (line) => warnings.push(line) };
+ * const options: ZipTreeOptions = { logger };
+ * const zip = zipTree(fs, "data.zip", options);
+ * strictEqual(new TextDecoder().decode(await zip.catFile("hi.txt")), "hello, zip");
+ * strictEqual(warnings.length, 1); // the second hi.txt, left out
  * ```
  */
 export interface ZipTreeOptions {
@@ -37,8 +54,20 @@ export interface ZipTreeOptions {
  *
  * @example
  * ```ts
- * import type { ZipReadOptions } from "@x/repo-fs/zip";
- * const lastKiB: ZipReadOptions = { start: -1024 };
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ZipReadOptions, zipTree } from "@x/repo-fs/zip";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * // An archive holding hi.txt: "hello, zip".
+ * const archive = Uint8Array.from(atob(
+ *   "UEsDBBQAAAAAAAAAIVic5+EcCgAAAAoAAAAGAAAAaGkudHh0aGVsbG8sIHppcFBLAQIUAxQAAAAAAAAAIVic5+Ec" +
+ *     "CgAAAAoAAAAGAAAAAAAAAAAAAACAAQAAAABoaS50eHRQSwUGAAAAAAEAAQA0AAAALgAAAAAA",
+ * ), (c) => c.charCodeAt(0));
+ * await using emu = await startEmulator({ files: { "data.zip": archive } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const lastThree: ZipReadOptions = { start: -3 };
+ * const bytes = await zipTree(fs, "data.zip").catFile("hi.txt", lastThree);
+ * strictEqual(new TextDecoder().decode(bytes), "zip");
  * ```
  */
 export interface ZipReadOptions {
@@ -55,10 +84,22 @@ export interface ZipReadOptions {
  *
  * @example
  * ```ts
- * import type { ZipFile } from "@x/repo-fs/zip";
- * async function firstBytes(file: ZipFile): Promise<Uint8Array> {
- *   return await file.read({ start: 0, end: 16 });
- * }
+ * import { RepoFs } from "@x/repo-fs";
+ * import { type ZipFile, zipTree } from "@x/repo-fs/zip";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { strictEqual } from "node:assert/strict";
+ * // An archive holding hi.txt: "hello, zip".
+ * const archive = Uint8Array.from(atob(
+ *   "UEsDBBQAAAAAAAAAIVic5+EcCgAAAAoAAAAGAAAAaGkudHh0aGVsbG8sIHppcFBLAQIUAxQAAAAAAAAAIVic5+Ec" +
+ *     "CgAAAAoAAAAGAAAAAAAAAAAAAACAAQAAAABoaS50eHRQSwUGAAAAAAEAAQA0AAAALgAAAAAA",
+ * ), (c) => c.charCodeAt(0));
+ * await using emu = await startEmulator({ files: { "data.zip": archive } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const file: ZipFile = await zipTree(fs, "data.zip").open("hi.txt");
+ * strictEqual(file.size, 10);
+ * strictEqual(new TextDecoder().decode(await file.read({ start: 0, end: 5 })), "hello");
+ * const rest = await new Response(file.stream({ start: 7 })).text();
+ * strictEqual(rest, "zip");
  * ```
  */
 export interface ZipFile {
