@@ -23,6 +23,9 @@ import { hasListedShape, replaceIfVerified } from "./keep_existing.ts";
 import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
+/** What downloads a file by its (placed) name to a target. */
+export type Downloader = Pick<RepoFsPool, "downloadToFile">;
+
 /** What happened to one file. */
 export type Outcome =
   | {
@@ -54,7 +57,7 @@ export interface DownloadOptions {
  * signal aborts, the files in flight and those not started have none.
  */
 export async function downloadAll(
-  pool: RepoFsPool,
+  pool: Downloader,
   root: OutputRoot,
   files: readonly FileInfo[],
   options: DownloadOptions,
@@ -81,7 +84,7 @@ export async function downloadAll(
 
 /** Downloads one file below `root`; `undefined` when the signal aborted it. */
 export async function downloadFile(
-  pool: RepoFsPool,
+  pool: Downloader,
   root: OutputRoot,
   file: FileInfo,
   options: DownloadOptions,
@@ -118,7 +121,7 @@ export async function downloadFile(
  * object from its first byte.
  */
 async function startingOver(
-  pool: RepoFsPool,
+  pool: Downloader,
   path: string,
   target: string,
   options: DownloadOptions,
