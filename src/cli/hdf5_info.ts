@@ -30,7 +30,7 @@ export interface Hdf5Variable {
   chunks: number[] | null;
   /** Its dimension names, when the file has them. */
   dimensions?: string[];
-  /** Its compression and filters, as Zarr codec ids (`zlib`, `shuffle`). */
+  /** Its filters and compression (`fletcher32`, `shuffle`, `zlib`). */
   codecs: string[];
 }
 
@@ -52,7 +52,8 @@ export async function hdf5Listing(
 ): Promise<Hdf5Listing | undefined> {
   if (entry.type !== "file" || !await isHdf5(source, entry)) return undefined;
   const view = await readZarrView(source, entry.name);
-  const variables = [...view.arrays.values()].map(({ path, dataset }) => {
+  const variables = [...view.arrays.values()].map((array) => {
+    const { path, dataset } = array;
     const zarray = view.metadata.get(`${path}/.zarray`)!;
     const dims = view.metadata.get(`${path}/.zattrs`)?._ARRAY_DIMENSIONS;
     const { layout } = dataset;
@@ -62,7 +63,10 @@ export async function hdf5Listing(
       dtype: zarray.dtype as string,
       chunks: layout.kind === "chunked" ? layout.chunks : null,
       ...(Array.isArray(dims) ? { dimensions: dims as string[] } : {}),
-      codecs: codecIds(zarray.compressor, zarray.filters),
+      codecs: [
+        ...(array.codecs.fletcher32 ? ["fletcher32"] : []),
+        ...codecIds(zarray.compressor, zarray.filters),
+      ],
     };
   });
   variables.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -71,7 +75,7 @@ export async function hdf5Listing(
 
 /** `info`'s lines for the variables: one each, then one per problem. */
 export function hdf5Lines(listing: Hdf5Listing): string[] {
-  const lines = [`variables:   ${listing.variables.length}`];
+  const lines = [`${listing.variables.length} variables:`];
   for (const v of listing.variables) {
     const dims = v.dimensions && v.dimensions.length > 0
       ? ` (${v.dimensions.join(", ")})`
