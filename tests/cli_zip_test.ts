@@ -131,6 +131,16 @@ Deno.test("cat of a member: whole (CRC-checked), by range, by lines", async () =
   );
 });
 
+Deno.test("cat of a member reads the directory and that member, not the archive", async () => {
+  await using t = await setup();
+  const before = t.emu.counters.storeBytes;
+  const readme = ok0(await t.cli("cat", "plain.zip!/docs/readme.txt")).bytes;
+  equal(sha256(readme), plain["docs/readme.txt"].sha256);
+  const fetched = t.emu.counters.storeBytes - before;
+  ok(fetched > 0 && fetched <= 64 * 1024, `${fetched} bytes fetched`);
+  ok(fetched < fixture("plain.zip").length / 3, `${fetched} bytes fetched`);
+});
+
 Deno.test("a zip inside a zip: a.zip!/b.zip!/member", async () => {
   await using t = await setup();
   deepStrictEqual(
@@ -192,15 +202,17 @@ Deno.test("get of members writes them at their path in the archive, CRC-checked;
       "get",
       "plain.zip!/tables/**",
       "nested.zip!/plain.zip!/docs",
+      "notes.txt",
       "--out",
       out,
     ),
   );
-  equal(summary.downloaded, 3);
-  deepStrictEqual(summary.verified, { crc32: 3 });
+  equal(summary.downloaded, 4);
+  deepStrictEqual(summary.verified, { crc32: 3, md5: 1 });
   deepStrictEqual(await filesBelow(out), [
     "docs/empty.txt",
     "docs/readme.txt",
+    "notes.txt",
     "tables/data.csv",
   ]);
   for (const member of ["tables/data.csv", "docs/readme.txt"]) {
@@ -217,6 +229,22 @@ Deno.test("get of members writes them at their path in the archive, CRC-checked;
     ),
   );
   deepStrictEqual([again.downloaded, again.skipped], [0, 1]);
+  // Two selected files that would land on the same path: the second is not written.
+  const twice = await t.cli(
+    "get",
+    "plain.zip!/docs/readme.txt",
+    "zip64.zip!/docs/readme.txt",
+    "--out",
+    join(t.tmp, "twice"),
+  );
+  equal(twice.code, 1);
+  ok(
+    twice.stderr.includes(
+      'failed "zip64.zip!/docs/readme.txt": another selected file',
+    ),
+    twice.stderr,
+  );
+  deepStrictEqual(await filesBelow(join(t.tmp, "twice")), ["docs/readme.txt"]);
 });
 
 Deno.test("get: a member whose bytes fail its CRC-32 is not kept, exit 1, the others arrive", async () => {
