@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { startEmulator } from "../emulator.ts";
+import { type EmulatorOptions, startEmulator } from "../emulator.ts";
 import { type CliRun, filesBelow, runCli } from "./support.ts";
 
 const ZIPS = new URL("../fixtures/zip/", import.meta.url);
@@ -22,7 +22,7 @@ function sha256(bytes: Uint8Array): string {
 }
 
 /** An emulator serving the zip fixtures (and `files`), a temp dir, and `cli(...)`. */
-async function setup(files: Record<string, Uint8Array> = {}) {
+async function setup(files: EmulatorOptions["files"] = {}) {
   const emu = await startEmulator({
     files: {
       "plain.zip": fixture("plain.zip"),
@@ -189,6 +189,26 @@ Deno.test("nothing found inside a zip: one line, exit 1", async () => {
   equal(notZip.code, 1);
   ok(notZip.stderr.includes("notes.txt"), notZip.stderr);
   deepStrictEqual(await filesBelow(t.tmp), []);
+});
+
+Deno.test("failures inside archives name the path as written; a restricted zip keeps the token hint", async () => {
+  await using t = await setup({
+    "secret.zip": { content: fixture("plain.zip"), restricted: true },
+  });
+  const notZip = await t.cli("ls", "plain.zip!/docs/readme.txt!/");
+  equal(notZip.code, 1);
+  ok(
+    notZip.stderr.startsWith(
+      'repo-fs: "plain.zip!/docs/readme.txt!/": Zip archive',
+    ),
+    notZip.stderr,
+  );
+  const dir = await t.cli("cat", "plain.zip!/docs");
+  equal(dir.code, 1);
+  ok(dir.stderr.includes('"plain.zip!/": Is a directory'), dir.stderr);
+  const secret = await t.cli("ls", "secret.zip!/");
+  equal(secret.code, 1);
+  ok(secret.stderr.includes("no API token was sent"), secret.stderr);
 });
 
 Deno.test("get of members writes them at their path in the archive, CRC-checked; --resume skips them", async () => {

@@ -9,12 +9,15 @@
  * @module
  */
 
+import { IsADirectoryError } from "../base/errors.ts";
 import type { FileInfo } from "../base/types.ts";
 import { normalizePath } from "../tree/paths.ts";
 import type { FindOptions, RepoFs } from "../repo_fs.ts";
 import { type ReadOptions, type RepoFile, repoFile } from "../repo_file.ts";
 import { ZipTree } from "../formats/zip/zip_tree.ts";
+import { ZipFormatError } from "../formats/zip/zip_format_error.ts";
 import type { Context } from "./context.ts";
+import { quotePath } from "./io.ts";
 
 /** What separates an archive's path from a path inside it. */
 const SEPARATOR = "!/";
@@ -67,39 +70,40 @@ export class ArchiveView implements Browsable {
 
   /** Direct children of a directory (or `[info]` of a file). */
   async ls(path = ""): Promise<FileInfo[]> {
-    const { tree, inner, named } = this.#where(path);
-    return (await tree.ls(inner)).map(named);
+    const { tree, inner, prefix, named } = this.#where(path);
+    return (await within(prefix, tree.ls(inner))).map(named);
   }
 
   /** The entry of a path. */
   async info(path: string): Promise<FileInfo> {
-    const { tree, inner, named } = this.#where(path);
-    return named(await tree.info(inner));
+    const { tree, inner, prefix, named } = this.#where(path);
+    return named(await within(prefix, tree.info(inner)));
   }
 
   /** Whether the path exists (an archive that cannot be read rejects). */
   exists(path: string): Promise<boolean> {
-    const { tree, inner } = this.#where(path);
-    return tree.exists(inner);
+    const { tree, inner, prefix } = this.#where(path);
+    return within(prefix, tree.exists(inner));
   }
 
   /** Paths below `path`, as `RepoFs.find` gives them. */
   async find(path = "", options: FindOptions = {}): Promise<string[]> {
     const { tree, inner, prefix } = this.#where(path);
-    return (await tree.find(inner, options)).map((p) => prefix + p);
+    return (await within(prefix, tree.find(inner, options)))
+      .map((p) => prefix + p);
   }
 
   /** Paths matching a glob pattern; the archives' parts are plain paths. */
   async glob(pattern: string): Promise<string[]> {
     const { tree, inner, prefix } = this.#where(pattern);
-    return (await tree.glob(inner)).map((p) => prefix + p);
+    return (await within(prefix, tree.glob(inner))).map((p) => prefix + p);
   }
 
   /** A file opened for reading; a zip member's whole reads check its CRC-32. */
   async open(path: string): Promise<RepoFile> {
-    const { tree, inner } = this.#where(path);
+    const { tree, inner, prefix } = this.#where(path);
     if (tree instanceof ZipTree) {
-      const member = await tree.open(inner);
+      const member = await within(prefix, tree.open(inner));
       return repoFile(
         path,
         member.size,
@@ -112,8 +116,8 @@ export class ArchiveView implements Browsable {
 
   /** The bytes of a file, or `start`..`end` of it. */
   catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
-    const { tree, inner } = this.#where(path);
-    return tree.catFile(inner, options);
+    const { tree, inner, prefix } = this.#where(path);
+    return within(prefix, tree.catFile(inner, options));
   }
 
   /** The dataset's listing entries left out of its tree (archives have none). */
@@ -143,5 +147,24 @@ export class ArchiveView implements Browsable {
         : prefix + entry.name,
     });
     return { tree, inner, prefix, named };
+  }
+}
+
+/**
+ * `promise`, with an archive's format error or a member that is a
+ * directory made to name the archive's path as the user wrote it; other
+ * errors (a missing path, the repository's answers) are the commands' to
+ * explain.
+ */
+async function within<T>(prefix: string, promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    const inside = error instanceof ZipFormatError ||
+      error instanceof IsADirectoryError;
+    if (prefix === "" || !inside) throw error;
+    throw new Error(`${quotePath(prefix)}: ${error.message}`, {
+      cause: error,
+    });
   }
 }
