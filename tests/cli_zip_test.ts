@@ -211,7 +211,7 @@ Deno.test("failures inside archives name the path as written; a restricted zip k
   ok(secret.stderr.includes("no API token was sent"), secret.stderr);
 });
 
-Deno.test("get of members writes them at their path in the archive, CRC-checked; --resume skips them", async () => {
+Deno.test("get of members writes them at their path in the archive, CRC-checked; --resume skips those whose CRC-32 matches", async () => {
   await using t = await setup();
   const out = join(t.tmp, "out");
   const summary = json<
@@ -238,17 +238,24 @@ Deno.test("get of members writes them at their path in the archive, CRC-checked;
   for (const member of ["tables/data.csv", "docs/readme.txt"]) {
     equal(sha256(await Deno.readFile(join(out, member))), plain[member].sha256);
   }
+  // --resume: a member of the right size but other bytes is fetched again.
+  const csv = join(out, "tables/data.csv");
+  const changed = await Deno.readFile(csv);
+  changed[5] ^= 0xff;
+  await Deno.writeFile(csv, changed);
   const again = json<{ downloaded: number; skipped: number }>(
     await t.cli(
       "--json",
       "get",
       "plain.zip!/tables/**",
+      "plain.zip!/docs/readme.txt",
       "--out",
       out,
       "--resume",
     ),
   );
-  deepStrictEqual([again.downloaded, again.skipped], [0, 1]);
+  deepStrictEqual([again.downloaded, again.skipped], [1, 1]);
+  equal(sha256(await Deno.readFile(csv)), plain["tables/data.csv"].sha256);
   // Two selected files that would land on the same path: the second is not written.
   const twice = await t.cli(
     "get",

@@ -120,6 +120,12 @@ export class ArchiveView implements Browsable {
     return within(prefix, tree.catFile(inner, options));
   }
 
+  /** The archive holding `path` and the path in it; `undefined` for a dataset path. */
+  archiveOf(path: string): { tree: ZipTree; inner: string } | undefined {
+    const { tree, inner } = this.#where(path);
+    return tree instanceof ZipTree ? { tree, inner } : undefined;
+  }
+
   /** The dataset's listing entries left out of its tree (archives have none). */
   rejectedEntries(): ReturnType<RepoFs["rejectedEntries"]> {
     return this.dataset.rejectedEntries();

@@ -23,8 +23,13 @@ import { hasListedShape, replaceIfVerified } from "./keep_existing.ts";
 import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
-/** What downloads a file by its (placed) name to a target. */
-export type Downloader = Pick<RepoFsPool, "downloadToFile">;
+/**
+ * What downloads a file by its (placed) name to a target, and may say
+ * itself whether a file already there is complete (`--resume`).
+ */
+export type Downloader = Pick<RepoFsPool, "downloadToFile"> & {
+  isComplete?: typeof isComplete;
+};
 
 /** What happened to one file. */
 export type Outcome =
@@ -96,8 +101,11 @@ export async function downloadFile(
     const target = await root.prepare(path);
     let done: Downloaded | "same";
     if (!options.resume) done = await fetch(target);
-    else if (await isComplete(target, file, options.signal)) return skipped;
-    else if (await hasListedShape(target, file)) {
+    else if (
+      await (pool.isComplete ?? isComplete)(target, file, options.signal)
+    ) {
+      return skipped;
+    } else if (await hasListedShape(target, file)) {
       done = await replaceIfVerified(target, fetch);
     } else done = await fetch(target);
     if (done === "same") return skipped;

@@ -3,7 +3,8 @@
  * is written below DIR at its path inside its archive, as `unzip -d DIR`
  * does, through the same temporary-file-and-rename download as a dataset
  * file; its CRC-32 is checked before the rename, so a member whose bytes
- * do not match is not kept.
+ * do not match is not kept; `--resume` keeps a member already there when
+ * its size and CRC-32 match the archive's central directory.
  *
  * @module
  */
@@ -15,7 +16,11 @@ import {
 } from "../download/file_download.ts";
 import type { RepoFsPool } from "../pool/pool.ts";
 import type { FileInfo } from "../base/types.ts";
+import { crc32 } from "../formats/zip/crc32.ts";
+import { readCentralDirectory } from "../formats/zip/central_directory.ts";
+import type { ZipTree } from "../formats/zip/zip_tree.ts";
 import { type ArchiveView, splitArchivePath } from "./archive_path.ts";
+import { type Downloader, isComplete } from "./download.ts";
 
 /** Selected files under the names they are written as. */
 export interface Placed {
@@ -50,13 +55,27 @@ export function placeMembers(files: readonly FileInfo[]): Placed {
 
 /**
  * Downloads by placed name: a member from its archive on this thread
- * (verified `crc32`), any other file through the pool.
+ * (verified `crc32`), any other file through the pool. For `--resume`, a
+ * member already on disk is complete when its size and CRC-32 are the
+ * archive's.
  */
 export function placedDownloads(
   view: ArchiveView,
   members: ReadonlyMap<string, string>,
   pool: RepoFsPool | undefined,
-): Pick<RepoFsPool, "downloadToFile"> {
+): Downloader {
+  const directories = new Map<ZipTree, Promise<Map<string, number>>>();
+  const memberCrc = async (path: string) => {
+    const { tree, inner } = view.archiveOf(path)!;
+    let crcs = directories.get(tree);
+    if (crcs === undefined) {
+      crcs = readCentralDirectory(tree.source, tree.path).then(({ entries }) =>
+        new Map(entries.map((entry) => [entry.name, entry.crc32]))
+      );
+      directories.set(tree, crcs);
+    }
+    return (await crcs).get(inner);
+  };
   return {
     async downloadToFile(
       name: string,
@@ -72,5 +91,27 @@ export function placedDownloads(
       const done = await downloadToFile(member, info, target, options);
       return { ...done, verified: "crc32" };
     },
+    async isComplete(target, file, signal) {
+      const path = members.get(file.name);
+      if (path === undefined) return await isComplete(target, file, signal);
+      const stat = await Deno.lstat(target).catch((error) => {
+        if (error instanceof Deno.errors.NotFound) return undefined;
+        throw error;
+      });
+      if (!stat?.isFile || stat.size !== file.size) return false;
+      return await fileCrc(target, signal) === await memberCrc(path);
+    },
   };
+}
+
+/** The CRC-32 of the file at `path`. */
+async function fileCrc(path: string, signal: AbortSignal): Promise<number> {
+  using file = await Deno.open(path);
+  const buffer = new Uint8Array(1 << 20);
+  let crc = 0;
+  for (let n; (n = await file.read(buffer)) !== null;) {
+    signal.throwIfAborted();
+    crc = crc32(buffer.subarray(0, n), crc);
+  }
+  return crc;
 }
