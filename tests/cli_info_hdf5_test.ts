@@ -38,6 +38,8 @@ async function setup() {
       "h5py.h5": h5,
       "no_suffix.dat": h5, // known by its signature
       "notes.txt": "just text\n",
+      "classic.nc": "CDF\x01 a NetCDF-3 header, not HDF5",
+      "broken.h5": "neither HDF5 nor NetCDF, whatever the name says",
       "plain.zip": await Deno.readFile(new URL("plain.zip", ZIPS)),
     },
   });
@@ -124,7 +126,7 @@ Deno.test("info of an h5py file: chunking as h5py wrote it, what cannot be mappe
   ok(text.stdout.includes("  compound  left out: "), text.stdout);
 });
 
-Deno.test("info of other files and of a zip member shows no variables", async () => {
+Deno.test("info of other files, of a classic NetCDF file and of a zip member shows no variables", async () => {
   await using t = await setup();
   deepStrictEqual(
     Object.keys(info(await t.cli("--json", "info", "notes.txt"))).includes(
@@ -139,4 +141,13 @@ Deno.test("info of other files and of a zip member shows no variables", async ()
   const text = await t.cli("info", "notes.txt");
   equal(text.code, 0);
   ok(!text.stdout.includes("variables"), text.stdout);
+  // A classic NetCDF file is shown as listed; a broken .h5 says why it has none.
+  equal(info(await t.cli("--json", "info", "classic.nc")).variables, undefined);
+  const broken = info(await t.cli("--json", "info", "broken.h5"));
+  deepStrictEqual(broken.variables, []);
+  equal(broken.problems!.length, 1);
+  ok(
+    broken.problems![0].reason.includes("broken.h5"),
+    broken.problems![0].reason,
+  );
 });

@@ -2,7 +2,8 @@
  * What `info` adds for an HDF5 or NetCDF4 file (named `.nc`, `.nc4`, `.h5`,
  * `.hdf5`, or starting with the HDF5 signature): its variables with their
  * shapes, dtypes and chunking, as `hdf5Store` presents them to Zarr, and
- * the variables it cannot present.
+ * the variables it cannot present (a file that cannot be read as HDF5 at
+ * all is one such problem, so that `info` still shows its entry).
  *
  * @module
  */
@@ -11,6 +12,10 @@ import type { ByteSource } from "../formats/source.ts";
 import type { FileInfo } from "../base/types.ts";
 import { readZarrView } from "../formats/hdf5/zarr_view.ts";
 import type { Hdf5Problem } from "../formats/hdf5/zarr_view.ts";
+import {
+  Hdf5FormatError,
+  Hdf5UnsupportedError,
+} from "../formats/hdf5/errors.ts";
 import type { JsonValue } from "../formats/hdf5/values.ts";
 import { displayPath } from "./io.ts";
 
@@ -51,7 +56,15 @@ export async function hdf5Listing(
   entry: FileInfo,
 ): Promise<Hdf5Listing | undefined> {
   if (entry.type !== "file" || !await isHdf5(source, entry)) return undefined;
-  const view = await readZarrView(source, entry.name);
+  let view;
+  try {
+    view = await readZarrView(source, entry.name);
+  } catch (error) {
+    const unreadable = error instanceof Hdf5FormatError ||
+      error instanceof Hdf5UnsupportedError;
+    if (!unreadable) throw error;
+    return { variables: [], problems: [{ path: "/", reason: error.message }] };
+  }
   const variables = [...view.arrays.values()].map((array) => {
     const { path, dataset } = array;
     const zarray = view.metadata.get(`${path}/.zarray`)!;
@@ -96,15 +109,21 @@ export function hdf5Lines(listing: Hdf5Listing): string[] {
   return lines;
 }
 
+/**
+ * Whether `entry` starts with the HDF5 signature, or is named as an HDF5
+ * file and is not a classic NetCDF file (`CDF`).
+ */
 async function isHdf5(source: ByteSource, entry: FileInfo): Promise<boolean> {
-  if (NAMES.test(entry.name)) return true;
   if (entry.size !== null && entry.size < SIGNATURE.length) return false;
   // A file that cannot be read (restricted, say) is shown as listed.
   const head = await source.catFile(entry.name, {
     start: 0,
     end: SIGNATURE.length,
-  }).catch(() => new Uint8Array());
-  return SIGNATURE.every((byte, i) => head[i] === byte);
+  }).catch(() => undefined);
+  if (head === undefined) return false;
+  if (SIGNATURE.every((byte, i) => head[i] === byte)) return true;
+  return NAMES.test(entry.name) &&
+    new TextDecoder().decode(head.subarray(0, 3)) !== "CDF";
 }
 
 function codecIds(compressor: JsonValue, filters: JsonValue): string[] {
