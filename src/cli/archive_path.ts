@@ -42,11 +42,6 @@ export function splitArchivePath(path: string): ArchivePath {
   return { archives: parts.slice(0, -1), inner: parts.at(-1)! };
 }
 
-/** Whether `path` goes through an archive. */
-export function isArchivePath(path: string): boolean {
-  return splitArchivePath(path).archives.length > 0;
-}
-
 /** The dataset of the command line, seen through {@linkcode ArchiveView}. */
 export async function datasetView(context: Context): Promise<ArchiveView> {
   return new ArchiveView(await context.dataset());
