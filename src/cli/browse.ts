@@ -5,11 +5,13 @@
  * @module
  */
 
-import { listCollection, type RepoFs } from "../repo_fs.ts";
+import { listCollection } from "../repo_fs.ts";
+import { type Browsable, datasetView } from "./archive_path.ts";
 import { directoryTotals, entryJson } from "./entry_json.ts";
 import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
 import { infoLines, lsLines } from "./format.ts";
+import { hdf5Lines, hdf5Listing } from "./hdf5_info.ts";
 import { displayPath } from "./io.ts";
 import { nothingFound, orNothingFound } from "./nothing_found.ts";
 import { drawTree, readTree } from "./tree.ts";
@@ -17,7 +19,7 @@ import { treeJson } from "./tree_json.ts";
 
 /** `ls [PATH]`: the direct children of a directory (or the file itself). */
 export async function ls(context: Context): Promise<number> {
-  const fs = await context.dataset();
+  const fs = await datasetView(context);
   const path = context.arg(0) ?? "";
   const entries = await orNothingFound(fs, path, fs.ls(path));
   const long = context.line.values.long === true;
@@ -29,7 +31,7 @@ export async function ls(context: Context): Promise<number> {
 /** `tree [PATH] [--maxdepth N]`: the tree drawn, or nested JSON. */
 export async function tree(context: Context): Promise<number> {
   const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
-  const fs = await context.dataset();
+  const fs = await datasetView(context);
   const path = context.arg(0) ?? "";
   const root = await orNothingFound(fs, path, readTree(fs, path, maxdepth));
   if (context.json) await context.out.print(treeJson(root));
@@ -40,7 +42,7 @@ export async function tree(context: Context): Promise<number> {
 /** `find [PATH] [--maxdepth N] [--withdirs]`: paths below a directory. */
 export async function find(context: Context): Promise<number> {
   const maxdepth = integerOption(context.line, "maxdepth", { min: 1 });
-  const fs = await context.dataset();
+  const fs = await datasetView(context);
   const path = context.arg(0) ?? "";
   const paths = await fs.find(path, {
     maxdepth,
@@ -55,7 +57,7 @@ export async function find(context: Context): Promise<number> {
 
 /** `glob PATTERN`: paths matching a pattern. */
 export async function glob(context: Context): Promise<number> {
-  const fs = await context.dataset();
+  const fs = await datasetView(context);
   const pattern = context.arg(0)!;
   const paths = await fs.glob(pattern);
   if (paths.length === 0) throw await nothingFound(fs, pattern, "pattern");
@@ -65,14 +67,19 @@ export async function glob(context: Context): Promise<number> {
 
 /** `info PATH`: what the listing says about a path. */
 export async function info(context: Context): Promise<number> {
-  const fs = await context.dataset();
+  const fs = await datasetView(context);
   const path = context.arg(0)!;
   const entry = await orNothingFound(fs, path, fs.info(path));
   const totals = entry.type === "directory"
     ? await directoryTotals(fs, path)
     : undefined;
-  if (context.json) await context.out.json({ ...entryJson(entry), ...totals });
-  else await printLines(context, infoLines(entry, totals));
+  const hdf5 = await hdf5Listing(fs, entry);
+  if (context.json) {
+    await context.out.json({ ...entryJson(entry), ...totals, ...hdf5 });
+  } else {
+    const lines = infoLines(entry, totals);
+    await printLines(context, hdf5 ? [...lines, ...hdf5Lines(hdf5)] : lines);
+  }
   return 0;
 }
 
@@ -117,7 +124,7 @@ function itemLine(item: unknown): string {
 /** Paths, one a line, directories ending in `/` (not in JSON). */
 async function printPaths(
   context: Context,
-  fs: RepoFs,
+  fs: Browsable,
   paths: string[],
 ): Promise<void> {
   if (context.json) return await context.out.json(paths);

@@ -8,6 +8,7 @@ import { abortable } from "../base/abort_callbacks.ts";
 import { integerOption, UsageError } from "./args.ts";
 import { head, tail } from "../formats/text/head_tail.ts";
 import { type Context, selectedPaths } from "./context.ts";
+import { datasetView } from "./archive_path.ts";
 import { orNothingFound } from "./nothing_found.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
@@ -22,7 +23,7 @@ export async function cat(context: Context): Promise<number> {
   const start = integerOption(context.line, "start");
   const end = integerOption(context.line, "end");
   const lines = lineCount(context);
-  const fs = await context.dataset();
+  const fs = await datasetView(context);
   const path = selectedPaths(context, "PATH")[0];
   const file = await orNothingFound(fs, path, fs.open(path));
   using stop = stopSignal();

@@ -23,6 +23,14 @@ import { hasListedShape, replaceIfVerified } from "./keep_existing.ts";
 import type { FileInfo } from "../base/types.ts";
 import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
+/**
+ * What downloads a file by its (placed) name to a target, and may say
+ * itself whether a file already there is complete (`--resume`).
+ */
+export type Downloader = Pick<RepoFsPool, "downloadToFile"> & {
+  isComplete?: typeof isComplete;
+};
+
 /** What happened to one file. */
 export type Outcome =
   | {
@@ -54,7 +62,7 @@ export interface DownloadOptions {
  * signal aborts, the files in flight and those not started have none.
  */
 export async function downloadAll(
-  pool: RepoFsPool,
+  pool: Downloader,
   root: OutputRoot,
   files: readonly FileInfo[],
   options: DownloadOptions,
@@ -81,7 +89,7 @@ export async function downloadAll(
 
 /** Downloads one file below `root`; `undefined` when the signal aborted it. */
 export async function downloadFile(
-  pool: RepoFsPool,
+  pool: Downloader,
   root: OutputRoot,
   file: FileInfo,
   options: DownloadOptions,
@@ -93,8 +101,11 @@ export async function downloadFile(
     const target = await root.prepare(path);
     let done: Downloaded | "same";
     if (!options.resume) done = await fetch(target);
-    else if (await isComplete(target, file, options.signal)) return skipped;
-    else if (await hasListedShape(target, file)) {
+    else if (
+      await (pool.isComplete ?? isComplete)(target, file, options.signal)
+    ) {
+      return skipped;
+    } else if (await hasListedShape(target, file)) {
       done = await replaceIfVerified(target, fetch);
     } else done = await fetch(target);
     if (done === "same") return skipped;
@@ -118,7 +129,7 @@ export async function downloadFile(
  * object from its first byte.
  */
 async function startingOver(
-  pool: RepoFsPool,
+  pool: Downloader,
   path: string,
   target: string,
   options: DownloadOptions,

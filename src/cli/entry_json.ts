@@ -7,7 +7,7 @@
  */
 
 import type { FileInfo } from "../base/types.ts";
-import type { RepoFs } from "../repo_fs.ts";
+import type { Browsable } from "./archive_path.ts";
 
 /** What a directory holds at any depth: its files and their listed bytes. */
 export interface DirectoryTotals {
@@ -26,7 +26,7 @@ export function entryJson(entry: FileInfo): Partial<FileInfo> {
 
 /** The files below directory `path` and their listed bytes. */
 export async function directoryTotals(
-  fs: RepoFs,
+  fs: Pick<Browsable, "find" | "info">,
   path: string,
 ): Promise<DirectoryTotals> {
   const files = await fs.find(path);

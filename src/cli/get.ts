@@ -9,7 +9,6 @@
  */
 
 import { RepoFsPool } from "../pool/pool.ts";
-import type { RepoFs } from "../repo_fs.ts";
 import type { Verification } from "../download/file_download.ts";
 import type { FileInfo } from "../base/types.ts";
 import {
@@ -21,11 +20,17 @@ import {
 } from "../fleet/shards.ts";
 import { integerOption, listOption, stringOption, UsageError } from "./args.ts";
 import { pathFilter } from "./filters.ts";
+import { type ArchiveView, datasetView } from "./archive_path.ts";
 import { type Context, selectedPaths } from "./context.ts";
 import { downloadAll, type Outcome } from "./download.ts";
 import { formatSize, lsLines } from "./format.ts";
 import { displayPath, quotePath } from "./io.ts";
 import { nothingFound, NothingFoundError } from "./nothing_found.ts";
+import {
+  type Placed,
+  placedDownloads,
+  placeMembers,
+} from "./member_download.ts";
 import { Progress } from "./progress.ts";
 import { OutputRoot, unsafePathReason } from "./safe_path.ts";
 import { selectFiles, type Selection } from "./select.ts";
@@ -34,6 +39,7 @@ import { targetClashes } from "./target_clash.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 
 const DEFAULT_PARALLEL = 8;
+const SAME_PLACE = "another selected file is written to the same path";
 
 /** One file that did not arrive, in the summary. */
 export interface Failure {
@@ -68,7 +74,7 @@ export async function get(context: Context): Promise<number> {
     throw new UsageError("get: missing --out DIR", "get");
   }
   const shard = shardOption(context);
-  const fs = await context.dataset();
+  const fs = await datasetView(context);
   const all = filtered(
     await selectFiles(fs, selectedPaths(context, "PATTERN")),
     context,
@@ -121,15 +127,20 @@ export async function get(context: Context): Promise<number> {
     }));
   } else {
     const root = await OutputRoot.open(outDir!);
-    const clashes = await targetClashes(root, readable);
+    const placed = placeMembers(readable);
+    for (const file of placed.clashes) {
+      fail({ path: file.name, error: SAME_PLACE, refused: false });
+    }
+    const clashes = await targetClashes(root, placed.files);
     for (const [file, error] of clashes) {
-      fail({ path: file.name, error, refused: false });
+      fail({ path: shownPath(placed, file.name), error, refused: false });
     }
     const started = performance.now();
     const { outcomes, interrupted } = await download(context, {
       fs,
+      placed,
       root,
-      files: readable.filter((file) => !clashes.has(file)),
+      files: placed.files.filter((file) => !clashes.has(file)),
       parallel,
       fail,
     });
@@ -240,7 +251,8 @@ function shareLine(shard: Shard, all: Selection, share: Selection): string {
 async function download(
   context: Context,
   job: {
-    fs: RepoFs;
+    fs: ArchiveView;
+    placed: Placed;
     root: OutputRoot;
     files: FileInfo[];
     parallel: number;
@@ -258,13 +270,17 @@ async function download(
     Deno.stderr.isTerminal(),
   );
   using stop = stopSignal();
+  const fromDataset = job.files.length - job.placed.members.size;
   const workers = Math.max(
     1,
-    Math.min(job.parallel, job.files.length, navigator.hardwareConcurrency),
+    Math.min(job.parallel, fromDataset, navigator.hardwareConcurrency),
   );
-  await using pool = new RepoFsPool(job.fs, { workers });
+  await using pool = fromDataset > 0
+    ? new RepoFsPool(job.fs.dataset, { workers })
+    : undefined;
+  const downloads = placedDownloads(job.fs, job.placed.members, pool);
   try {
-    const outcomes = await downloadAll(pool, job.root, job.files, {
+    const outcomes = await downloadAll(downloads, job.root, job.files, {
       parallel: job.parallel,
       resume: line.values.resume === true,
       signal: stop.signal,
@@ -273,7 +289,7 @@ async function download(
         progress.fileDone(outcome.status === "skipped" ? outcome.bytes : 0);
         if (outcome.status === "failed") {
           const { path, error, refused } = outcome;
-          job.fail({ path, error, refused });
+          job.fail({ path: shownPath(job.placed, path), error, refused });
         } else if (context.verbose) {
           out.stderr(`${outcome.status}: ${displayPath(outcome.path)}\n`);
         }
@@ -283,6 +299,11 @@ async function download(
   } finally {
     progress.finish();
   }
+}
+
+/** The path a placed file was selected by (a member's `a.zip!/…`). */
+function shownPath(placed: Placed, name: string): string {
+  return placed.members.get(name) ?? name;
 }
 
 /** The line for a restricted file skipped for want of a token. */

@@ -9,7 +9,7 @@
 
 import { NotFoundError } from "../base/errors.ts";
 import { normalizePath } from "../tree/paths.ts";
-import type { RepoFs } from "../repo_fs.ts";
+import type { Browsable } from "./archive_path.ts";
 import { quotePath } from "./io.ts";
 
 /** A path or pattern matched nothing in the dataset. */
@@ -29,7 +29,7 @@ export class NothingFoundError extends Error {
  * `no file matches "*.nc" at the top level; 12 match "**\/*.nc"`.
  */
 export async function nothingFound(
-  fs: RepoFs,
+  fs: Pick<Browsable, "glob">,
   arg: string,
   kind: "path" | "pattern",
 ): Promise<NothingFoundError> {
@@ -44,7 +44,7 @@ export async function nothingFound(
  * path's {@linkcode NothingFoundError}.
  */
 export async function orNothingFound<T>(
-  fs: RepoFs,
+  fs: Pick<Browsable, "glob">,
   path: string,
   promise: Promise<T>,
 ): Promise<T> {
@@ -59,7 +59,10 @@ export async function orNothingFound<T>(
 }
 
 /** ` at the top level; 12 match "**\/*.nc"`, or `""` when `**` finds nothing more. */
-async function deeperHint(fs: RepoFs, arg: string): Promise<string> {
+async function deeperHint(
+  fs: Pick<Browsable, "glob">,
+  arg: string,
+): Promise<string> {
   let pattern: string;
   try {
     pattern = normalizePath(arg);

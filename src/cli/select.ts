@@ -9,7 +9,7 @@
 
 import { compileGlob } from "../tree/glob.ts";
 import { normalizePath } from "../tree/paths.ts";
-import type { RepoFs } from "../repo_fs.ts";
+import type { Browsable } from "./archive_path.ts";
 import type { FileInfo } from "../base/types.ts";
 
 /** A file `get` will not fetch, and why. */
@@ -37,7 +37,7 @@ export interface Selection {
  * segment, `**` inside a name) is a `TypeError`.
  */
 export async function selectFiles(
-  fs: RepoFs,
+  fs: Browsable,
   patterns: readonly string[],
 ): Promise<Selection> {
   const chosen = new Map<string, FileInfo>();

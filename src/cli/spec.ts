@@ -206,6 +206,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     min: 1,
     max: 1,
     summary: "what the listing says about one path",
+    details:
+      "For an HDF5 or NetCDF4 file, also its variables: dtype, shape, dimensions,\nchunking and filters.",
     options: {},
   },
   {
@@ -427,6 +429,7 @@ export function helpText(command?: CommandSpec): string {
       "The API token is read from --token-file F, else from REPO_API_TOKEN.",
       "Without --dataset, --host or --pid: REPO_FS_DATASET, REPO_FS_HOST, REPO_FS_PID.",
       "Example: repo-fs --dataset 'https://demo.dataverse.org/dataset.xhtml?persistentId=doi:10.70122/FK2/ABC' tree",
+      "A path through a zip archive of the dataset: 'data.zip!/dir/file' (quoted).",
       "Exit status: 0 success, 1 failure, 2 bad usage, 130 interrupted.",
       "",
     ].join("\n");

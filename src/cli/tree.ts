@@ -6,7 +6,7 @@
  */
 
 import { baseName } from "../tree/paths.ts";
-import type { RepoFs } from "../repo_fs.ts";
+import type { Browsable } from "./archive_path.ts";
 import type { FileInfo } from "../base/types.ts";
 import { accessNote, formatSize } from "./format.ts";
 import { displayPath } from "./io.ts";
@@ -28,7 +28,7 @@ export interface TreeNode extends FileInfo {
  * `maxdepth` levels deep.
  */
 export async function readTree(
-  fs: RepoFs,
+  fs: Pick<Browsable, "info" | "ls">,
   path: string,
   maxdepth = Infinity,
 ): Promise<TreeNode> {

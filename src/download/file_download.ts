@@ -29,8 +29,8 @@ const encoder = new TextEncoder();
 
 /**
  * How a downloaded file was checked: by its listed checksum (the hash that
- * matched: `md5`, `sha1`, `sha256`, `sha512`), by its size (no checksum
- * listed), or not at all (`none`: neither listed, a checksum of a type
+ * matched: `md5`, `sha1`, `sha256`, `sha512`), by the CRC-32 of a zip
+ * member (`crc32`), by its size (no checksum listed), or not at all (`none`: neither listed, a checksum of a type
  * repo-fs cannot compute, or an ingested tabular file whose served form
  * the listing does not describe).
  *
@@ -48,7 +48,7 @@ const encoder = new TextEncoder();
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export type Verification = ChecksumKind | "size" | "none";
+export type Verification = ChecksumKind | "crc32" | "size" | "none";
 
 /**
  * What {@linkcode downloadToFile} reports.
