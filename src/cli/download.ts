@@ -21,7 +21,7 @@ import { Semaphore } from "../base/semaphore.ts";
 import { errorMessage, RepoChangedError } from "../base/errors.ts";
 import { hasListedShape, replaceIfVerified } from "./keep_existing.ts";
 import type { FileInfo } from "../base/types.ts";
-import { type OutputRoot, UnsafePathError } from "./safe_path.ts";
+import { lstatOrNull, type OutputRoot, UnsafePathError } from "./safe_path.ts";
 
 /**
  * What downloads a file by its (placed) name to a target, and may say
@@ -155,14 +155,8 @@ export async function isComplete(
   file: FileInfo,
   signal: AbortSignal,
 ): Promise<boolean> {
-  let stat: Deno.FileInfo;
-  try {
-    stat = await Deno.lstat(target);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-  if (!stat.isFile) return false;
+  const stat = await lstatOrNull(target);
+  if (!stat?.isFile) return false;
   if (file.size !== null && stat.size !== file.size) return false;
   const hash = checksumHash(file);
   if (hash !== undefined) {

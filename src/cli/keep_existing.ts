@@ -11,6 +11,7 @@
 import { Buffer } from "node:buffer";
 import { rename } from "node:fs/promises";
 import type { FileInfo } from "../base/types.ts";
+import { lstatOrNull } from "./safe_path.ts";
 import {
   type Downloaded,
   removeTemporary,
@@ -26,14 +27,8 @@ export async function hasListedShape(
   file: FileInfo,
 ): Promise<boolean> {
   if (file.size === null) return false;
-  let stat: Deno.FileInfo;
-  try {
-    stat = await Deno.lstat(target);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-  if (!stat.isFile) return false;
+  const stat = await lstatOrNull(target);
+  if (!stat?.isFile) return false;
   return file.tabular ? stat.size >= file.size : stat.size === file.size;
 }
 

@@ -21,6 +21,7 @@ import { readCentralDirectory } from "../formats/zip/central_directory.ts";
 import type { ZipTree } from "../formats/zip/zip_tree.ts";
 import { type ArchiveView, splitArchivePath } from "./archive_path.ts";
 import { type Downloader, isComplete } from "./download.ts";
+import { lstatOrNull } from "./safe_path.ts";
 
 /** Selected files under the names they are written as. */
 export interface Placed {
@@ -94,10 +95,7 @@ export function placedDownloads(
     async isComplete(target, file, signal) {
       const path = members.get(file.name);
       if (path === undefined) return await isComplete(target, file, signal);
-      const stat = await Deno.lstat(target).catch((error) => {
-        if (error instanceof Deno.errors.NotFound) return undefined;
-        throw error;
-      });
+      const stat = await lstatOrNull(target);
       if (!stat?.isFile || stat.size !== file.size) return false;
       return await fileCrc(target, signal) === await memberCrc(path);
     },

@@ -207,7 +207,7 @@ export class OutputRoot {
 }
 
 /** What is at `path` (a symlink itself, not followed), or `null`. */
-async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
     return await Deno.lstat(path);
   } catch (error) {

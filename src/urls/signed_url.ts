@@ -64,16 +64,18 @@ function isoTime(value: string | null): number {
  * When a URL runs out by this machine's clock, in epoch ms: the lifetime it
  * had by the clock of the answer that carried it (its `Date` header,
  * `answerDate`; this machine's clock when there was none) added to when it
- * arrived here, so that clocks set apart do not matter. `Infinity` when the
- * URL shows no expiry, or looks expired on arrival (it is then used until
- * the store refuses it).
+ * arrived here, so that clocks set apart do not matter. A `Date` names its
+ * second, not the instant: it is taken as that second's end. `Infinity`
+ * when the URL shows no expiry, or looks expired on arrival (it is then
+ * used until the store refuses it).
  */
 export function localExpiry(
   url: string,
   arrivedAt: number,
   answerDate?: number,
 ): number {
-  const lifetime = urlExpiry(url) - (answerDate ?? arrivedAt);
+  const sent = answerDate === undefined ? arrivedAt : answerDate + 999;
+  const lifetime = urlExpiry(url) - sent;
   return lifetime > 0 && lifetime < Infinity ? arrivedAt + lifetime : Infinity;
 }
 
