@@ -1,7 +1,8 @@
 /**
  * Connection failures no retry cures: a name that does not resolve, a TLS
- * handshake that fails, a port `fetch` will not connect to, and a refused connection to a host that has not
- * answered this process yet (one retry, in case it was starting). Each ends
+ * handshake that fails, a port `fetch` will not connect to, and a refused
+ * connection to a host that has not answered the instance yet (one retry,
+ * in case it was starting). Each ends
  * in one line naming the host, the cause in plain words and the attempts
  * made.
  *
@@ -26,14 +27,6 @@ const PATTERNS: [ConnectionFailure, RegExp][] = [
   ],
 ];
 
-/** Origins that answered a request of this process (any status). */
-const answered = new Set<string>();
-
-/** Notes that `url`'s origin answered: a refusal from it later may pass. */
-export function noteAnswered(url: string): void {
-  answered.add(originOf(url));
-}
-
 /** What kind of connection failure `error` is, if one of the three. */
 export function connectionFailure(
   error: unknown,
@@ -45,13 +38,17 @@ export function connectionFailure(
 
 /**
  * Whether the failure ends the request after `attempts` attempts: at once
- * for DNS, TLS and a blocked port, after two for a refusal by a host that never answered.
+ * for DNS, TLS and a blocked port, after two for a refusal by a host that
+ * never answered (`hasAnswered` says which did).
  */
-export function isPermanent(error: unknown, attempts: number): boolean {
+export function isPermanent(
+  error: unknown,
+  attempts: number,
+  hasAnswered: (url: string) => boolean,
+): boolean {
   const kind = connectionFailure(error);
   if (kind === "refused") {
-    return attempts >= 2 &&
-      !answered.has(originOf((error as RepoConnectionError).url));
+    return attempts >= 2 && !hasAnswered((error as RepoConnectionError).url);
   }
   return kind !== undefined;
 }
@@ -77,8 +74,4 @@ export function explainConnection(error: unknown, attempts: number): unknown {
     `${cause}; ${attempts} attempt${attempts === 1 ? "" : "s"} made`,
     { cause: error },
   );
-}
-
-function originOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).origin : url;
 }

@@ -337,7 +337,11 @@ export class RepoApi {
     return new RepoApi(
       repositoryBase(host, token),
       token,
-      { fetch: plainFetch(options.fetch), timeoutMs },
+      {
+        fetch: plainFetch(options.fetch),
+        timeoutMs,
+        answered: (url) => retry.noteAnswered(url),
+      },
       retry,
       repositoryNames(options),
     );

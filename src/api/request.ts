@@ -9,7 +9,6 @@
 import { RepoConnectionError, RepoProtocolError } from "../base/errors.ts";
 import { whenAborted } from "../base/abort_callbacks.ts";
 import { delay } from "../base/delay.ts";
-import { noteAnswered } from "./connection_failure.ts";
 
 /** What every request needs: the transport and how long it may take. */
 export interface Transport {
@@ -17,6 +16,8 @@ export interface Transport {
   fetch: typeof fetch;
   /** Longest a request may go without progress, in milliseconds. */
   timeoutMs: number;
+  /** Told the URL of each request that got an answer, whatever its status. */
+  answered?(url: string): void;
 }
 
 /**
@@ -184,7 +185,7 @@ export class Deadline {
     const fetching = transport.fetch(url, { ...init, signal: this.signal });
     try {
       const response = await this.race(fetching);
-      noteAnswered(url);
+      transport.answered?.(url);
       return response;
     } catch (error) {
       await settledWithin(fetching, this.timeoutMs);

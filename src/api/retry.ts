@@ -32,6 +32,8 @@ export class RetryPolicy {
   /** Longest single wait. */
   readonly maxDelayMs: number;
   #backoffs = 0;
+  /** Origins that answered a request under this policy (any status). */
+  readonly #answered = new Set<string>();
   /** Told of each retry and its wait as it happens. */
   readonly #logger?: Logger;
 
@@ -72,6 +74,16 @@ export class RetryPolicy {
   /** Counts one backoff; {@linkcode retrying} calls it before each wait. */
   countBackoff(): void {
     this.#backoffs++;
+  }
+
+  /** Notes that `url`'s origin answered: a refusal from it later may pass. */
+  noteAnswered(url: string): void {
+    this.#answered.add(originOf(url));
+  }
+
+  /** Whether `url`'s origin has answered a request under this policy. */
+  hasAnswered(url: string): boolean {
+    return this.#answered.has(originOf(url));
   }
 
   /** Logs that retry number `attempt + 1` comes after `waitMs`, and why. */
@@ -126,7 +138,9 @@ export async function retrying<T>(
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (!isRetriable(error)) throw error;
-      if (isPermanent(error, done - spent + 1)) {
+      if (
+        isPermanent(error, done - spent + 1, (url) => policy.hasAnswered(url))
+      ) {
         throw explainConnection(error, done - spent + 1);
       }
       if (done >= policy.retries) {
@@ -152,4 +166,8 @@ function parseRetryAfter(value: string | undefined): number | undefined {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : url;
 }
