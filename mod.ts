@@ -52,6 +52,10 @@ export {
   RepoProtocolError,
   WorkerCrashedError,
 } from "./src/base/errors.ts";
+export {
+  FormatError,
+  type FormatErrorOptions,
+} from "./src/base/format_error.ts";
 export type {
   Checksum,
   ContentKey,

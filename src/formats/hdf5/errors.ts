@@ -4,6 +4,12 @@
  * @module
  */
 
+import {
+  FormatError,
+  type FormatErrorOptions,
+  where,
+} from "../../base/format_error.ts";
+
 /**
  * An HDF5 file whose structures are damaged or point outside the file, or
  * a file that is not HDF5 at all.
@@ -16,18 +22,21 @@
  * strictEqual(error.message, 'Not a readable HDF5 file "climate.nc": no HDF5 signature');
  * ```
  */
-export class Hdf5FormatError extends Error {
-  /** The file's path in its source. */
-  readonly path: string;
+export class Hdf5FormatError extends FormatError {
   /**
    * Makes the error.
    * @param path the file's path in its source
    * @param problem what is wrong, and where
+   * @param options the variable concerned, and the cause
    */
-  constructor(path: string, problem: string) {
-    super(`Not a readable HDF5 file "${path}": ${problem}`);
+  constructor(path: string, problem: string, options: FormatErrorOptions = {}) {
+    super(path, problem, {
+      ...options,
+      message: `Not a readable HDF5 file "${path}"${
+        where(options)
+      }: ${problem}`,
+    });
     this.name = "Hdf5FormatError";
-    this.path = path;
   }
 }
 

@@ -4,6 +4,12 @@
  * @module
  */
 
+import {
+  FormatError,
+  type FormatErrorOptions,
+  where,
+} from "../../base/format_error.ts";
+
 /**
  * A file that is not a Parquet file, or whose footer points outside it.
  *
@@ -17,17 +23,20 @@
  * strictEqual(error.message, 'Not a readable Parquet file "tables/a.parquet": it does not end with PAR1');
  * ```
  */
-export class ParquetFormatError extends Error {
-  /** The dataset path of the file. */
-  readonly path: string;
+export class ParquetFormatError extends FormatError {
   /**
    * Makes the error for file `path`.
    * @param path the dataset path of the file
    * @param problem what is wrong with it
+   * @param options the column and row group concerned, and the cause
    */
-  constructor(path: string, problem: string) {
-    super(`Not a readable Parquet file "${path}": ${problem}`);
+  constructor(path: string, problem: string, options: FormatErrorOptions = {}) {
+    super(path, problem, {
+      ...options,
+      message: `Not a readable Parquet file "${path}"${
+        where(options)
+      }: ${problem}`,
+    });
     this.name = "ParquetFormatError";
-    this.path = path;
   }
 }

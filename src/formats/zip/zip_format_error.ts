@@ -5,6 +5,7 @@
  */
 
 import { clip } from "../../base/errors.ts";
+import { FormatError } from "../../base/format_error.ts";
 
 /**
  * A zip archive, or a member of it, that is damaged or uses what is not
@@ -21,22 +22,29 @@ import { clip } from "../../base/errors.ts";
  * strictEqual(err.member, "big.csv");
  * ```
  */
-export class ZipFormatError extends Error {
+export class ZipFormatError extends FormatError {
   /** The archive's path in its source. */
   readonly archive: string;
-  /** The member concerned, when the problem is one member's. */
-  readonly member?: string;
   /**
    * Makes the error.
    * @param archive the archive's path in its source
    * @param problem what is wrong
    * @param member the member concerned, if any
+   * @param cause the failure this error explains
    */
-  constructor(archive: string, problem: string, member?: string) {
+  constructor(
+    archive: string,
+    problem: string,
+    member?: string,
+    cause?: unknown,
+  ) {
     const where = member === undefined ? "" : `, member "${clip(member)}"`;
-    super(`Zip archive "${clip(archive)}"${where}: ${problem}`);
+    super(archive, problem, {
+      member,
+      cause,
+      message: `Zip archive "${clip(archive)}"${where}: ${problem}`,
+    });
     this.name = "ZipFormatError";
     this.archive = archive;
-    if (member !== undefined) this.member = member;
   }
 }
