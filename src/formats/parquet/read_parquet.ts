@@ -4,7 +4,6 @@
  * @module
  */
 
-import { type FileMetaData, parquetSchema } from "hyparquet";
 import type { ByteSource } from "../source.ts";
 import { readFooter } from "./footer.ts";
 import { parquetFile } from "./parquet_file.ts";
@@ -13,7 +12,8 @@ import {
   parquetDecoderOf,
   type ParquetRows,
 } from "./parquet_decoders.ts";
-import { readRows } from "./read_rows.ts";
+import { dataEnd, readRows } from "./read_rows.ts";
+import { planRead } from "./read_plan.ts";
 
 /**
  * What {@linkcode readParquet} reads.
@@ -100,82 +100,47 @@ export async function readParquet(
   path: string,
   options: ReadParquetOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const { columns, signal } = options;
+  const { columns } = options;
+  const stop = new AbortController();
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, stop.signal])
+    : stop.signal;
   const file = await parquetFile(source, path, { signal });
   const footer = await readFooter(file, path);
   const { metadata } = footer;
-  checkColumns(metadata, columns, path);
   const total = Number(metadata.num_rows);
   const rowStart = Math.max(0, options.rowStart ?? 0);
   const rowEnd = Math.min(total, options.rowEnd ?? total);
-  if (rowStart >= rowEnd) return [];
+  const request = { columns, rowStart, rowEnd: Math.max(rowStart, rowEnd) };
   const decoder = parquetDecoderOf(source);
   if (decoder === undefined) {
-    return await readRows(file, metadata, { columns, rowStart, rowEnd });
+    return await readRows(file, path, metadata, request, stop);
   }
-  const parts = groupRanges(metadata, rowStart, rowEnd).map((range) => ({
-    path,
-    footer: footer.bytes,
-    columns,
-    ...range,
-  }));
-  return (await readAll(decoder, parts, signal)).flat();
+  const parts = planRead(metadata, request, path, dataEnd(file, metadata))
+    .map((part) => ({
+      path,
+      footer: footer.bytes,
+      columns,
+      rowStart: part.groupStart + part.selectStart,
+      rowEnd: part.groupStart + part.selectEnd,
+    }));
+  return (await readAll(decoder, parts, signal, stop)).flat();
 }
 
-/** Each row group's share of rows `rowStart`..`rowEnd`, in file order. */
-function groupRanges(
-  metadata: FileMetaData,
-  rowStart: number,
-  rowEnd: number,
-): { rowStart: number; rowEnd: number }[] {
-  const ranges = [];
-  let groupStart = 0;
-  for (const group of metadata.row_groups) {
-    const groupEnd = groupStart + Number(group.num_rows);
-    const start = Math.max(groupStart, rowStart);
-    const end = Math.min(groupEnd, rowEnd);
-    if (start < end) ranges.push({ rowStart: start, rowEnd: end });
-    groupStart = groupEnd;
-  }
-  return ranges;
-}
-
-/** Every part through `decoder`; the first failure cancels the others. */
+/** Every part through `decoder`; the first failure aborts `stop`, which cancels the others. */
 async function readAll(
   decoder: ParquetDecoder,
   parts: Parameters<ParquetDecoder["read"]>[0][],
-  callerSignal?: AbortSignal,
+  signal: AbortSignal,
+  stop: AbortController,
 ): Promise<ParquetRows[]> {
-  const failed = new AbortController();
-  const signal = callerSignal
-    ? AbortSignal.any([callerSignal, failed.signal])
-    : failed.signal;
   const reads = parts.map((part) =>
     decoder.read(part, { signal }).catch((error) => {
-      failed.abort(error);
+      stop.abort(error);
       throw error;
     })
   );
   await Promise.allSettled(reads);
   signal.throwIfAborted();
   return await Promise.all(reads);
-}
-
-/** Fails with a `TypeError` naming a column the file does not have. */
-function checkColumns(
-  metadata: FileMetaData,
-  columns: string[] | undefined,
-  path: string,
-): void {
-  const names = new Set(
-    parquetSchema(metadata).children.map((c) => c.element.name),
-  );
-  const missing = columns?.find((column) => !names.has(column));
-  if (missing !== undefined) {
-    throw new TypeError(
-      `Parquet file "${path}" has no column "${missing}" (it has ${
-        [...names].join(", ")
-      })`,
-    );
-  }
 }

@@ -1,0 +1,66 @@
+/**
+ * What a column's values become, decided by its schema: text only where the
+ * schema says text, bytes where it says nothing.
+ *
+ * @module
+ */
+
+import type { FileMetaData, ParquetParsers, SchemaElement } from "hyparquet";
+import { DEFAULT_PARSERS } from "hyparquet/src/convert.js";
+
+const TEXT = new Set(["STRING", "UTF8", "ENUM", "JSON"]);
+// fatal: bytes that are not UTF-8 are refused, not replaced; ignoreBOM keeps a leading U+FEFF.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The metadata with each column's annotation said the one way hyparquet
+ * (read with `utf8: false`) converts right: `STRING`, `ENUM` and `JSON`
+ * columns as `UTF8` (text, JSON not parsed), `BSON` as plain bytes, and the
+ * `DECIMAL` and `DATE` logical types that carry no converted type as the
+ * converted types hyparquet acts on. Unannotated `BYTE_ARRAY` and
+ * `FIXED_LEN_BYTE_ARRAY` stay `Uint8Array`s.
+ */
+export function withValueTypes(metadata: FileMetaData): FileMetaData {
+  return { ...metadata, schema: metadata.schema.map(valueType) };
+}
+
+function valueType(element: SchemaElement): SchemaElement {
+  const logical = element.logical_type;
+  const converted = element.converted_type;
+  if (
+    TEXT.has(logical?.type ?? "") ||
+    (converted !== undefined && TEXT.has(converted))
+  ) {
+    return { ...element, converted_type: "UTF8", logical_type: undefined };
+  }
+  if (logical?.type === "BSON" || converted === "BSON") {
+    return { ...element, converted_type: undefined, logical_type: undefined };
+  }
+  if (logical?.type === "DECIMAL" && converted === undefined) {
+    const { scale, precision } = logical;
+    return { ...element, converted_type: "DECIMAL", scale, precision };
+  }
+  if (logical?.type === "DATE" && converted === undefined) {
+    return { ...element, converted_type: "DATE" };
+  }
+  return element;
+}
+
+/**
+ * hyparquet's parsers where its own would give a wrong value: text that is
+ * not UTF-8 fails rather than turning into U+FFFD, and instants before 1970
+ * round down to their millisecond rather than toward zero.
+ */
+export const PARSERS: ParquetParsers = {
+  ...DEFAULT_PARSERS,
+  stringFromBytes: (bytes) => bytes && utf8.decode(bytes),
+  timestampFromMicroseconds: (micros) =>
+    new Date(Number(floorDivide(micros, 1_000n))),
+  timestampFromNanoseconds: (nanos) =>
+    new Date(Number(floorDivide(nanos, 1_000_000n))),
+};
+
+function floorDivide(value: bigint, by: bigint): bigint {
+  const quotient = value / by;
+  return value % by < 0n ? quotient - 1n : quotient;
+}
