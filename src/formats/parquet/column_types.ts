@@ -5,7 +5,12 @@
  * @module
  */
 
-import type { FileMetaData, ParquetParsers, SchemaElement } from "hyparquet";
+import type {
+  DecodedArray,
+  FileMetaData,
+  ParquetParsers,
+  SchemaElement,
+} from "hyparquet";
 import { DEFAULT_PARSERS } from "hyparquet/src/convert.js";
 
 const TEXT = new Set(["STRING", "UTF8", "ENUM", "JSON"]);
@@ -63,4 +68,43 @@ export const PARSERS: ParquetParsers = {
 function floorDivide(value: bigint, by: bigint): bigint {
   const quotient = value / by;
   return value % by < 0n ? quotient - 1n : quotient;
+}
+
+/**
+ * The element as hyparquet should decode it: a `DECIMAL` column's raw
+ * unscaled integers are left for {@linkcode decimals}, as hyparquet's own
+ * division rounds twice past 15 digits.
+ */
+export function rawElement(element: SchemaElement): SchemaElement {
+  return element.converted_type === "DECIMAL"
+    ? { ...element, converted_type: undefined, logical_type: undefined }
+    : element;
+}
+
+/**
+ * Raw `DECIMAL` values (numbers, bigints or big-endian two's complement
+ * bytes, nested in lists as decoded) as the double nearest to each
+ * decimal, read from its digits; other columns' values as they are.
+ */
+export function decimals(
+  element: SchemaElement,
+  values: DecodedArray,
+): DecodedArray {
+  if (element.converted_type !== "DECIMAL") return values;
+  const exponent = `e-${element.scale ?? 0}`;
+  const scaled = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(scaled)
+      : value === null || value === undefined
+      ? value
+      : Number(
+        `${value instanceof Uint8Array ? unscaled(value) : value}${exponent}`,
+      );
+  return Array.from(values as ArrayLike<unknown>, scaled);
+}
+
+function unscaled(bytes: Uint8Array): bigint {
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  return bytes.length ? BigInt.asIntN(bytes.length * 8, value) : 0n;
 }

@@ -17,7 +17,7 @@ import { readColumn } from "hyparquet/src/column.js";
 import { getTreePath } from "hyparquet/src/schema.js";
 import { assembleAsync } from "hyparquet/src/rowgroup.js";
 import { flatten } from "hyparquet/src/utils.js";
-import { PARSERS } from "./column_types.ts";
+import { decimals, PARSERS, rawElement } from "./column_types.ts";
 import { impossiblePage } from "./page_check.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
 import type { GroupPart } from "./read_plan.ts";
@@ -63,13 +63,14 @@ export async function decodeGroup(
       const decoded = readColumn({ view, offset: 0 }, part, {
         pathInSchema: meta.path_in_schema,
         type: meta.type,
-        element,
+        element: rawElement(element),
         schemaPath,
         codec: meta.codec,
         parsers: PARSERS,
         compressors: BOUNDED,
         utf8: false,
       });
+      decoded.data = decoded.data.map((page) => decimals(element, page));
       return {
         pathInSchema: meta.path_in_schema,
         data: Promise.resolve(decoded),
