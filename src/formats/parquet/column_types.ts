@@ -51,19 +51,41 @@ function valueType(element: SchemaElement): SchemaElement {
   return element;
 }
 
+/** The earliest nanosecond an INT64 holds: hyparquet's INT96 values below it lost their day. */
+const INT64_MIN = -(2n ** 63n);
+/** The latest millisecond a `Date` holds, either side of 1970. */
+const DATE_LIMIT = 8_640_000_000_000_000n;
+
 /**
  * hyparquet's parsers where its own would give a wrong value: text that is
- * not UTF-8 fails rather than turning into U+FFFD, and instants before 1970
- * round down to their millisecond rather than toward zero.
+ * not UTF-8 fails rather than turning into U+FFFD; instants before 1970
+ * round down to their millisecond rather than toward zero; an instant a
+ * `Date` cannot hold, or an INT96 whose nanoseconds of day are negative
+ * (hyparquet's INT96 then loses its day), fails.
  */
 export const PARSERS: ParquetParsers = {
   ...DEFAULT_PARSERS,
   stringFromBytes: (bytes) => bytes && utf8.decode(bytes),
-  timestampFromMicroseconds: (micros) =>
-    new Date(Number(floorDivide(micros, 1_000n))),
-  timestampFromNanoseconds: (nanos) =>
-    new Date(Number(floorDivide(nanos, 1_000_000n))),
+  timestampFromMilliseconds: (millis) => instant(BigInt(millis)),
+  timestampFromMicroseconds: (micros) => instant(floorDivide(micros, 1_000n)),
+  timestampFromNanoseconds: (nanos) => {
+    if (nanos < INT64_MIN) {
+      throw new RangeError(
+        "an INT96 timestamp has negative nanoseconds of day",
+      );
+    }
+    return instant(floorDivide(nanos, 1_000_000n));
+  },
 };
+
+function instant(millis: bigint): Date {
+  if (millis > DATE_LIMIT || millis < -DATE_LIMIT) {
+    throw new RangeError(
+      `the instant ${millis} ms from 1970 is beyond what a Date holds`,
+    );
+  }
+  return new Date(Number(millis));
+}
 
 function floorDivide(value: bigint, by: bigint): bigint {
   const quotient = value / by;

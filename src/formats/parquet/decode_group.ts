@@ -131,6 +131,8 @@ function decodeError(
     ? `a page is not the Snappy its column chunk declares (${text})`
     : /encoded data|utf-8/i.test(text)
     ? `a text value is not UTF-8 (${text})`
+    : /INT96|a Date holds/.test(text)
+    ? text
     : `its values do not decode (${text})`;
   return new ParquetFormatError(path, problem, { ...where, cause: error });
 }
