@@ -32,7 +32,7 @@ function badSnappy(): Uint8Array {
   return bad;
 }
 
-Deno.test("readParquet: Snappy garbage is a ParquetFormatError naming the column, the row group and the codec, with hyparquet's error as cause", async () => {
+Deno.test("readParquet: Snappy garbage is a ParquetFormatError naming the column, the row group, the codec and the declared size, with the codec's error as cause", async () => {
   await using emu = await startEmulator({
     files: { "a.parquet": badSnappy() },
   });
@@ -44,7 +44,7 @@ Deno.test("readParquet: Snappy garbage is a ParquetFormatError naming the column
       (e: Error) =>
         e instanceof ParquetFormatError && e instanceof FormatError &&
         e.column === "id" && e.rowGroup === 0 &&
-        /not the Snappy its column chunk declares \(missing eof marker\)/
+        /a SNAPPY page does not inflate to its declared 6000 bytes \(missing eof marker\)/
           .test(e.message) &&
         /missing eof marker/.test(String(e.cause)),
     );

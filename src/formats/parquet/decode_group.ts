@@ -22,11 +22,31 @@ import { impossiblePage } from "./page_check.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
 import type { GroupPart } from "./read_plan.ts";
 
-/** Every codec, each stopping at the page's declared size (fzstd alone would grow to what the stream says). */
-const BOUNDED: Compressors = {
-  ...compressors,
-  ZSTD: (input, length) => decompressZstd(input, new Uint8Array(length)),
-};
+/** A page that its codec could not inflate to the size its header declares. */
+class PageInflateError extends Error {}
+
+/**
+ * Every codec, each writing into the page's declared size and no further
+ * (fzstd alone would grow to what the stream says), its failure named.
+ */
+const BOUNDED: Compressors = Object.fromEntries(
+  Object.entries({
+    ...compressors,
+    ZSTD: (input: Uint8Array, length: number) =>
+      decompressZstd(input, new Uint8Array(length)),
+  }).map(([codec, inflate]) => [codec, (input: Uint8Array, length: number) => {
+    try {
+      return inflate(input, length);
+    } catch (error) {
+      throw new PageInflateError(
+        `a ${codec} page does not inflate to its declared ${length} bytes (${
+          error instanceof Error ? error.message : error
+        })`,
+        { cause: error },
+      );
+    }
+  }]),
+);
 
 /** A top-level column's values for the asked rows of one row group. */
 export type GroupColumns = Map<string, DecodedArray>;
@@ -126,10 +146,14 @@ function decodeError(
   where: { column: string; rowGroup: number },
 ): ParquetFormatError {
   if (error instanceof ParquetFormatError) return error;
+  if (error instanceof PageInflateError) {
+    return new ParquetFormatError(path, error.message, {
+      ...where,
+      cause: error.cause,
+    });
+  }
   const text = error instanceof Error ? error.message : String(error);
-  const problem = /missing eof marker|snappy/i.test(text)
-    ? `a page is not the Snappy its column chunk declares (${text})`
-    : /encoded data|utf-8/i.test(text)
+  const problem = /encoded data|utf-8/i.test(text)
     ? `a text value is not UTF-8 (${text})`
     : /INT96|a Date holds/.test(text)
     ? text
