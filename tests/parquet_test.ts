@@ -7,7 +7,7 @@ import {
   parquetDecoderOf,
   type ParquetPartRequest,
 } from "../src/formats/parquet/parquet_decoders.ts";
-import { readPart } from "../src/formats/parquet/read_rows.ts";
+import { readPart } from "../src/formats/parquet/read_part.ts";
 
 const FIXTURES = new URL("../fixtures/parquet/", import.meta.url);
 const FILES = ["stations.snappy.parquet", "stations.zstd.parquet"];

@@ -100,6 +100,8 @@ async function run(job: number, work: () => Promise<FromWorker>) {
       ? answer.bytes
       : answer.type === "array"
       ? answer.part.data
+      : answer.type === "parquet"
+      ? answer.rows
       : undefined;
     post(answer, transferables(payload));
   } catch (error) {
@@ -214,7 +216,7 @@ function receive(message: ToWorker): void {
         () =>
           cancellable(message.job, async (signal) => {
             const { readPart } = await import(
-              "../src/formats/parquet/read_rows.ts"
+              "../src/formats/parquet/read_part.ts"
             );
             const rows = await readPart(fs!, message.request, signal);
             return { type: "parquet", job: message.job, rows };

@@ -10,8 +10,8 @@ import type { CachedUrl } from "../urls/download_urls.ts";
 import type { ContentKey, ResolvedUrl } from "../base/types.ts";
 import type { Downloaded } from "../download/file_download.ts";
 import type {
+  ParquetPart,
   ParquetPartRequest,
-  ParquetRows,
 } from "../formats/parquet/parquet_decoders.ts";
 import { ParquetFormatError } from "../formats/parquet/parquet_format_error.ts";
 import {
@@ -73,7 +73,7 @@ export type FromWorker =
     pinned?: Validators;
   }
   | { type: "array"; job: number; part: ArrayPartResult }
-  | { type: "parquet"; job: number; rows: ParquetRows }
+  | { type: "parquet"; job: number; rows: ParquetPart }
   | { type: "downloaded"; job: number; result: Downloaded }
   | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
@@ -237,10 +237,13 @@ export function reviveError(plain: PlainError): Error {
   return error;
 }
 
-/** The buffers to transfer rather than copy. */
+/** The buffers to transfer rather than copy: of a typed array, or of each typed array among an object's values (once each). */
 export function transferables(value: unknown): Transferable[] {
   if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) {
     return [value.buffer];
+  }
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return [...new Set(Object.values(value).flatMap(transferables))];
   }
   return [];
 }

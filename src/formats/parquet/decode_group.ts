@@ -18,6 +18,7 @@ import { getTreePath } from "hyparquet/src/schema.js";
 import { assembleAsync } from "hyparquet/src/rowgroup.js";
 import { flatten } from "hyparquet/src/utils.js";
 import { decimals, PARSERS, rawElement } from "./column_types.ts";
+import { typedColumn } from "./columns.ts";
 import { impossiblePage } from "./page_check.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
 import type { GroupPart } from "./read_plan.ts";
@@ -131,10 +132,10 @@ export async function decodeGroup(
         { column, rowGroup },
       );
     }
-    columns.set(
-      column,
-      values.slice(selectStart - skipped, selectEnd - skipped),
-    );
+    const element = schema.children.find((c) => c.element.name === column)!
+      .element;
+    const rows = values.slice(selectStart - skipped, selectEnd - skipped);
+    columns.set(column, typedColumn(element, rows));
   }
   return columns;
 }

@@ -5,15 +5,8 @@
  */
 
 import type { ByteSource } from "../source.ts";
-import { readFooter } from "./footer.ts";
-import { parquetFile } from "./parquet_file.ts";
-import {
-  type ParquetDecoder,
-  parquetDecoderOf,
-  type ParquetRows,
-} from "./parquet_decoders.ts";
-import { dataEnd, readRows } from "./read_rows.ts";
-import { planRead } from "./read_plan.ts";
+import type { ParquetRows } from "./parquet_decoders.ts";
+import { readParts } from "./read_parts.ts";
 
 /**
  * What {@linkcode readParquet} reads.
@@ -56,12 +49,21 @@ export interface ReadParquetOptions {
 /**
  * Rows `rowStart`..`rowEnd` of the asked `columns` of Parquet file `path`,
  * as objects keyed by column name in the file's column order. It reads
- * the file's last 8 bytes, then exactly the footer they announce, then
- * only the column chunks of the asked columns in the row groups that hold
- * the asked rows. With a
- * `RepoFsPool` each row group is fetched and decoded in a worker, in
- * parallel; the rows come back in file order either way. Codecs: snappy,
- * gzip, zstd, brotli, lz4.
+ * the file's last 64 KiB (which holds the footer of most files; the rest
+ * of a longer footer after), then the column chunks of the asked columns
+ * in the row groups that hold the asked rows, all at once, decoding each
+ * row group as it arrives. With a `RepoFsPool` each row group is fetched
+ * and decoded in a worker, in parallel; the rows come back in file order
+ * either way. Codecs: snappy, gzip, zstd, brotli, lz4.
+ *
+ * Values: `BYTE_ARRAY` and `FIXED_LEN_BYTE_ARRAY` columns are
+ * `Uint8Array`s unless annotated `STRING`/`UTF8`, `ENUM` or `JSON` (then
+ * text, JSON not parsed; text that is not UTF-8 is refused); integers of
+ * 64 bits are `bigint`s; `DECIMAL`s the double nearest their digits;
+ * dates and timestamps `Date`s (to the millisecond at or before); `UUID`s
+ * 8-4-4-4-12 text. A file that cannot be read right fails with
+ * `ParquetFormatError` naming the column and row group where
+ * known, before a declared size that cannot be right is allocated.
  *
  * @example
  * ```ts
@@ -100,47 +102,6 @@ export async function readParquet(
   path: string,
   options: ReadParquetOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const { columns } = options;
-  const stop = new AbortController();
-  const signal = options.signal
-    ? AbortSignal.any([options.signal, stop.signal])
-    : stop.signal;
-  const file = await parquetFile(source, path, { signal });
-  const footer = await readFooter(file, path);
-  const { metadata } = footer;
-  const total = Number(metadata.num_rows);
-  const rowStart = Math.max(0, options.rowStart ?? 0);
-  const rowEnd = Math.min(total, options.rowEnd ?? total);
-  const request = { columns, rowStart, rowEnd: Math.max(rowStart, rowEnd) };
-  const decoder = parquetDecoderOf(source);
-  if (decoder === undefined) {
-    return await readRows(file, path, metadata, request, stop);
-  }
-  const parts = planRead(metadata, request, path, dataEnd(file, metadata))
-    .map((part) => ({
-      path,
-      footer: footer.bytes,
-      columns,
-      rowStart: part.groupStart + part.selectStart,
-      rowEnd: part.groupStart + part.selectEnd,
-    }));
-  return (await readAll(decoder, parts, signal, stop)).flat();
-}
-
-/** Every part through `decoder`; the first failure aborts `stop`, which cancels the others. */
-async function readAll(
-  decoder: ParquetDecoder,
-  parts: Parameters<ParquetDecoder["read"]>[0][],
-  signal: AbortSignal,
-  stop: AbortController,
-): Promise<ParquetRows[]> {
-  const reads = parts.map((part) =>
-    decoder.read(part, { signal }).catch((error) => {
-      stop.abort(error);
-      throw error;
-    })
-  );
-  await Promise.allSettled(reads);
-  signal.throwIfAborted();
-  return await Promise.all(reads);
+  const { parts } = await readParts(source, path, options, false);
+  return (parts as ParquetRows[]).flat();
 }

@@ -1,31 +1,37 @@
 /**
- * Rows of a Parquet file: its row groups fetched at once and decoded by
- * hyparquet as they arrive, here or in a pool's worker.
+ * One part of a Parquet read: its row groups fetched at once and decoded
+ * by hyparquet as they arrive, as rows or as columns, here or in a pool's
+ * worker.
  *
  * @module
  */
 
 import type { FileMetaData } from "hyparquet";
 import type { ByteSource } from "../source.ts";
+import { joinColumns } from "./columns.ts";
 import { decodeGroup, type GroupColumns } from "./decode_group.ts";
 import { parseFooter } from "./footer.ts";
 import { type ParquetBuffer, parquetFile } from "./parquet_file.ts";
-import type { ParquetPartRequest, ParquetRows } from "./parquet_decoders.ts";
+import type {
+  ParquetPart,
+  ParquetPartRequest,
+  ParquetRows,
+} from "./parquet_decoders.ts";
 import { readGroups } from "./read_groups.ts";
 import { planRead, type ReadRequest } from "./read_plan.ts";
 
 /**
  * Rows `rowStart`..`rowEnd` of the asked columns of `file` (whose footer
- * gave `metadata`), fetching only their column chunks. A failure aborts
- * `stop`, which `file` reads with.
+ * gave `metadata`), fetching only their column chunks: as rows, or as
+ * columns when `columnar`. A failure aborts `stop`, which `file` reads with.
  */
-export async function readRows(
+export async function readLocal(
   file: ParquetBuffer,
   path: string,
   metadata: FileMetaData,
-  request: ReadRequest,
+  request: ReadRequest & { columnar?: boolean },
   stop: AbortController,
-): Promise<ParquetRows> {
+): Promise<ParquetPart> {
   const parts = planRead(metadata, request, path, dataEnd(file, metadata));
   const groups = await readGroups(
     file,
@@ -33,7 +39,7 @@ export async function readRows(
     (part, bytes) => decodeGroup(path, metadata, part, bytes),
     stop,
   );
-  return groups.flatMap(toRows);
+  return request.columnar ? joinColumns(groups) : groups.flatMap(toRows);
 }
 
 /** Where the footer starts: the end of the row groups' data. */
@@ -56,16 +62,11 @@ export async function readPart(
   source: ByteSource,
   request: ParquetPartRequest,
   signal?: AbortSignal,
-): Promise<ParquetRows> {
-  const { path, footer, columns, rowStart, rowEnd } = request;
+): Promise<ParquetPart> {
+  const { path, footer, ...rest } = request;
   const stop = new AbortController();
   const file = await parquetFile(source, path, {
     signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
   });
-  const metadata = parseFooter(footer, path);
-  return await readRows(file, path, metadata, {
-    columns,
-    rowStart,
-    rowEnd,
-  }, stop);
+  return await readLocal(file, path, parseFooter(footer, path), rest, stop);
 }
