@@ -23,3 +23,4 @@ export type {
   ParquetColumns,
 } from "./src/formats/parquet/parquet_decoders.ts";
 export { ParquetFormatError } from "./src/formats/parquet/parquet_format_error.ts";
+export { FormatError } from "./src/base/format_error.ts";

@@ -27,7 +27,18 @@ export interface ParquetPartRequest {
 /** Rows as objects keyed by column name. */
 export type ParquetRows = Record<string, unknown>[];
 
-/** A column's values: a typed array where hyparquet decoded one (numbers without nulls), else an array. */
+/**
+ * A column's values: a typed array where hyparquet decoded one (numbers without nulls), else an array.
+ *
+ * @example
+ * ```ts
+ * import type { ParquetColumn } from "@x/repo-fs/parquet";
+ * import { strictEqual } from "node:assert/strict";
+ * const ids: ParquetColumn = Int32Array.from([1, 2, 3]);
+ * const scores: ParquetColumn = [0.5, null, 2];
+ * strictEqual(ids.length + scores.length, 6);
+ * ```
+ */
 export type ParquetColumn =
   | Int32Array
   | Uint32Array
@@ -37,7 +48,17 @@ export type ParquetColumn =
   | BigUint64Array
   | unknown[];
 
-/** Columns keyed by name, in the file's column order. */
+/**
+ * Columns keyed by name, in the file's column order.
+ *
+ * @example
+ * ```ts
+ * import type { ParquetColumns } from "@x/repo-fs/parquet";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const table: ParquetColumns = { id: Int32Array.from([7]), name: ["a"] };
+ * deepStrictEqual(Object.keys(table), ["id", "name"]);
+ * ```
+ */
 export type ParquetColumns = Record<string, ParquetColumn>;
 
 /** What one part of a read gives: rows, or columns when it asked `columnar`. */
