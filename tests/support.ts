@@ -155,6 +155,9 @@ export function cliCommand(
     cwd,
     env: {
       REPO_API_TOKEN: "",
+      REPO_FS_TOKEN: "",
+      REPO_FS_TOKEN_HEADER: "",
+      REPO_FS_RESOLVER: "",
       REPO_FS_COORDINATOR: "",
       NO_COLOR: "1",
       ...blank,
