@@ -195,3 +195,32 @@ export function runCli(
 ): Promise<CliRun> {
   return finished(cliCommand(args, env).spawn());
 }
+
+/**
+ * `repo-fs emulate ARGS` running: what it printed up to "Stop with
+ * Ctrl-C.", and `stop()`, which ends it with SIGTERM and gives its exit
+ * code and everything it wrote on stderr.
+ */
+export async function emulateCli(args: string[]) {
+  const child = cliCommand(["emulate", ...args]).spawn();
+  const stderr = new Response(child.stderr).text();
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (!text.includes("Stop with Ctrl-C.\n")) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return {
+    text,
+    async stop(): Promise<{ code: number; stderr: string }> {
+      child.kill("SIGTERM");
+      const [status, said] = await Promise.all([
+        child.status,
+        stderr,
+        reader.cancel(),
+      ]);
+      return { code: status.code, stderr: said };
+    },
+  };
+}
