@@ -210,6 +210,14 @@ Deno.test("--dataset takes a DOI through --resolver or REPO_FS_RESOLVER, and a j
   });
   equal(seen.length, 3);
   ok(seen.every(({ headers }) => !JSON.stringify(headers).includes(TOKEN)));
+  const pidOnly = await runCli(["--pid", "https://doi.org/10.5072/X", "ls"]);
+  equal(pidOnly.code, 2);
+  ok(
+    pidOnly.stderr.includes(
+      "or give the id alone as --dataset https://doi.org/10.5072/X",
+    ),
+    pidOnly.stderr,
+  );
   const noHost = await runCli([
     "--dataset",
     "doi:10.5072/X",

@@ -60,6 +60,14 @@ export function commandTarget(
     host: host ?? fromEnv("REPO_FS_HOST"),
     pid: pid ?? fromEnv("REPO_FS_PID"),
   };
+  if (
+    target.host === undefined && target.pid !== undefined && pidLink(target.pid)
+  ) {
+    throw new UsageError(
+      `${command} needs --host with --pid; or give the id alone as --dataset ${target.pid}, which its resolver turns into the dataset's page`,
+      command,
+    );
+  }
   if (target.host === undefined) {
     throw new UsageError(
       `${command} needs --dataset URL, or --host and --pid (or REPO_FS_DATASET, REPO_FS_HOST, REPO_FS_PID)`,
