@@ -166,7 +166,7 @@ Deno.test("a resolver that sends elsewhere, or a form that is not a link, says w
   );
   await rejects(
     RepoFs.fromUrl("https://repo.example.org/dataverse/root"),
-    /not a dataset URL: .*citation page .*a DOI or Handle \(https:\/\/doi\.org\/10\./,
+    /not a dataset URL: "https:\/\/repo\.example\.org\/dataverse\/root" \(a collection's page: its datasets are listed by listCollection, or the command datasets root\); give .*citation page .*a DOI or Handle \(https:\/\/doi\.org\/10\./,
   );
 });
 

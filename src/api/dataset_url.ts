@@ -67,8 +67,12 @@ export function parseDatasetUrl(text: string): DatasetUrl {
       .exec(url.pathname.replace(/;[^/]*/g, ""))
     : null;
   if (url === undefined || page === null) {
+    const alias = url && /\/dataverse\/([^/;]+)\/?$/.exec(url.pathname)?.[1];
+    const collection = alias
+      ? ` (a collection's page: its datasets are listed by listCollection, or the command datasets ${alias})`
+      : "";
     throw new TypeError(
-      `not a dataset URL: ${JSON.stringify(text)}; give ${FORMS}`,
+      `not a dataset URL: ${JSON.stringify(text)}${collection}; give ${FORMS}`,
     );
   }
   const [, prefix, xhtml, citation, api, apiId, apiVersion] = page;
