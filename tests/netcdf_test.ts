@@ -7,6 +7,7 @@ import { getArray } from "../zarr.ts";
 import { NetcdfFormatError, netcdfReferences, netcdfStore } from "../netcdf.ts";
 import { parseHeader } from "../src/formats/netcdf/header.ts";
 import { runCapped } from "./memory_cap.ts";
+import { runCli } from "./support.ts";
 
 const DIR = new URL("../fixtures/netcdf/", import.meta.url);
 const MADE = [
@@ -524,5 +525,67 @@ Deno.test("a file that is no NetCDF of either kind says so", async () => {
       error instanceof NetcdfFormatError &&
       /"notes.nc": no NetCDF signature: neither classic \(CDF\) nor NetCDF4\/HDF5/
         .test(error.message),
+  );
+});
+
+Deno.test("repo-fs info names a classic file's format, dimensions and variables; refs prints its references", async () => {
+  await using emu = await startEmulator({ files: await fixtures() });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const target = ["--host", emu.host, "--pid", emu.pid];
+  const json = await runCli([...target, "--json", "info", "records.nc"]);
+  equal(json.code, 0, json.stderr);
+  const listing = JSON.parse(json.stdout);
+  equal(listing.format, "CDF-2 (64-bit offset)");
+  deepStrictEqual(listing.dimensions, [
+    { name: "time", size: 20, unlimited: true },
+    { name: "y", size: 64, unlimited: false },
+    { name: "x", size: 64, unlimited: false },
+  ]);
+  deepStrictEqual(listing.variables, [
+    {
+      path: "field",
+      shape: [20, 64, 64],
+      dtype: ">f4",
+      chunks: [1, 64, 64],
+      dimensions: ["time", "y", "x"],
+      codecs: [],
+    },
+    {
+      path: "time",
+      shape: [20],
+      dtype: ">f8",
+      chunks: [1],
+      dimensions: ["time"],
+      codecs: [],
+    },
+  ]);
+  deepStrictEqual(listing.problems, []);
+
+  const text = await runCli([...target, "info", "cdf5.nc"]);
+  equal(text.code, 0, text.stderr);
+  for (
+    const line of [
+      "classic NetCDF, CDF-5 (64-bit data)",
+      "5 dimensions: time = 3 (unlimited), y = 3, x = 4, station = 2, name_len = 6",
+      `${Object.keys(EXPECTED["cdf5.nc"].variables).length} variables:`,
+      "  rec_u8  >u8 [3, 4] (time, x)  chunks [1, 4]",
+      "  names  |S1 [2, 6] (station, name_len)  contiguous",
+      "  height  >f4 []  contiguous",
+    ]
+  ) ok(text.stdout.includes(`${line}\n`), `${line}\n${text.stdout}`);
+
+  const refs = await runCli([...target, "refs", "classic.nc"]);
+  equal(refs.code, 0, refs.stderr);
+  deepStrictEqual(
+    JSON.parse(refs.stdout),
+    await netcdfReferences(fs, "classic.nc"),
+  );
+  const refused = await runCli([...target, "refs", "bad_cdf5_begin.nc"]);
+  equal(refused.code, 1);
+  ok(
+    /Not a readable NetCDF file "bad_cdf5_begin.nc", variable "var_big"/.test(
+      refused.stderr,
+    ),
+    refused.stderr,
   );
 });
