@@ -18,8 +18,9 @@ import { openFile } from "../formats/netcdf/open_file.ts";
 import { FormatError } from "../base/format_error.ts";
 import {
   classicLines,
-  type ClassicListing,
-  classicListing,
+  type ClassicSummary,
+  classicSummary,
+  classicVariables,
 } from "./netcdf_info.ts";
 import type { JsonValue } from "../formats/hdf5/values.ts";
 import { displayPath } from "./io.ts";
@@ -59,7 +60,7 @@ export interface Hdf5Listing {
 export async function hdf5Listing(
   source: ByteSource,
   entry: FileInfo,
-): Promise<Hdf5Listing | ClassicListing | undefined> {
+): Promise<Hdf5Listing | (Hdf5Listing & ClassicSummary) | undefined> {
   if (entry.type !== "file" || !NAMES.test(entry.name)) return undefined;
   let view;
   try {
@@ -68,7 +69,14 @@ export async function hdf5Listing(
       if (error instanceof FormatError) throw error;
     });
     if (file === undefined) return undefined;
-    if (file.kind === "classic") return classicListing(file.header);
+    if (file.kind === "classic") {
+      const { header } = file;
+      return {
+        ...classicSummary(header),
+        variables: classicVariables(header),
+        problems: [],
+      };
+    }
     view = await readZarrView(file.source, entry.name);
   } catch (error) {
     const unreadable = error instanceof FormatError ||
@@ -98,7 +106,9 @@ export async function hdf5Listing(
 }
 
 /** `info`'s lines for the variables: one each, then one per problem. */
-export function hdf5Lines(listing: Hdf5Listing | ClassicListing): string[] {
+export function hdf5Lines(
+  listing: Hdf5Listing | (Hdf5Listing & ClassicSummary),
+): string[] {
   const lines = [
     ...("format" in listing ? classicLines(listing) : []),
     `${listing.variables.length} variables:`,

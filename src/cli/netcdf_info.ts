@@ -7,27 +7,16 @@
 
 import { chunkShape } from "../formats/netcdf/classic_view.ts";
 import { formatName, type Header } from "../formats/netcdf/header.ts";
-import type { Hdf5Listing } from "./hdf5_info.ts";
-
-/** A classic file's listing: the variables as for HDF5, with the format and dimensions. */
-export interface ClassicListing extends Hdf5Listing {
+/** What a classic file's listing has besides its variables. */
+export interface ClassicSummary {
   /** `CDF-1 (classic)`, `CDF-2 (64-bit offset)` or `CDF-5 (64-bit data)`. */
   format: string;
   /** The dimensions in the file's order; the record dimension's size is the record count. */
   dimensions: { name: string; size: number; unlimited: boolean }[];
 }
 
-/** The listing of a classic file whose header is read. */
-export function classicListing(header: Header): ClassicListing {
-  const variables = header.variables.map((v) => ({
-    path: v.name,
-    shape: v.shape,
-    dtype: v.type.dtype,
-    chunks: v.record ? chunkShape(v) : null,
-    dimensions: v.dimensions,
-    codecs: [],
-  }));
-  variables.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+/** The format and dimensions of a classic file whose header is read. */
+export function classicSummary(header: Header): ClassicSummary {
   return {
     format: formatName(header.version),
     dimensions: header.dimensions.map(({ name, size, unlimited }) => ({
@@ -35,13 +24,26 @@ export function classicListing(header: Header): ClassicListing {
       size,
       unlimited,
     })),
-    variables,
-    problems: [],
   };
 }
 
+/** The variables of a classic file, sorted by name, as `info` lists them. */
+export function classicVariables(header: Header) {
+  const variables = header.variables.map((v) => ({
+    path: v.name,
+    shape: v.shape,
+    dtype: v.type.dtype,
+    chunks: v.record ? chunkShape(v) : null,
+    dimensions: v.dimensions,
+    codecs: [] as string[],
+  }));
+  return variables.sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0
+  );
+}
+
 /** `info`'s lines before the variables: the format and the dimensions. */
-export function classicLines(listing: ClassicListing): string[] {
+export function classicLines(listing: ClassicSummary): string[] {
   const dimensions = listing.dimensions.map((d) =>
     `${d.name} = ${d.size}${d.unlimited ? " (unlimited)" : ""}`
   );
