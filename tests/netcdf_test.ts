@@ -4,6 +4,7 @@ import { ReferenceStore } from "@zarrita/storage";
 import { FormatError, RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
+import { hdf5References } from "../hdf5.ts";
 import { NetcdfFormatError, netcdfReferences, netcdfStore } from "../netcdf.ts";
 import { parseHeader } from "../src/formats/netcdf/header.ts";
 import { runCapped } from "./memory_cap.ts";
@@ -258,6 +259,10 @@ Deno.test("kerchunk references of classic files read back the same values throug
     }
   }
   // A NetCDF4 file's references are hdf5References'.
+  deepStrictEqual(
+    await netcdfReferences(fs, "netcdf4.nc"),
+    await hdf5References(fs, "netcdf4.nc"),
+  );
   const netcdf4 = await netcdfReferences(fs, "netcdf4.nc", { paths: true });
   ok(Array.isArray(netcdf4.refs["elevation/0.0"]));
   equal((netcdf4.refs["elevation/0.0"] as unknown[])[0], "netcdf4.nc");

@@ -83,11 +83,14 @@ export async function netcdfReferences(
   options: NetcdfReferencesOptions = {},
 ): Promise<KerchunkReferences> {
   const file = await openFile(source, path, options.signal);
-  if (file.kind === "hdf5") return await hdf5References(source, path, options);
-  const { header } = file;
   const url = options.paths
     ? path
     : options.url ?? await accessUrl(source, path);
+  if (file.kind === "hdf5") {
+    // Its first bytes, read already, serve the HDF5 reader's first pages.
+    return await hdf5References(file.source, path, { ...options, url });
+  }
+  const { header } = file;
   const refs: KerchunkReferences["refs"] = {};
   for (const [key, document] of metadata(header)) {
     refs[key] = JSON.stringify(document);
