@@ -351,10 +351,12 @@ function checkPlacement(path: string, header: Header, fileSize: number) {
           { variable: v.name },
         );
       }
-      const last = v.record
-        ? v.begin + Math.max(0, header.records - 1) * header.recordSize +
-          (header.records > 0 ? v.slab : 0)
-        : v.begin + v.slab;
+      // With no record yet, the records' place may start past the file's end.
+      const last = !v.record
+        ? v.begin + v.slab
+        : header.records === 0
+        ? 0
+        : v.begin + (header.records - 1) * header.recordSize + v.slab;
       if (!Number.isSafeInteger(last) || last > fileSize) {
         throw new NetcdfFormatError(
           path,
