@@ -78,7 +78,8 @@ import { withZarritaClass } from "./zarrita_errors.ts";
  *
  * @param source a `RepoFs`, or a `RepoFsPool` to decode in its workers
  * @param root dataset directory holding the hierarchy (`""`: the dataset root),
- * or the path of an HDF5/NetCDF4 file, read as by `hdf5Store`
+ * or the path of a NetCDF file (classic or NetCDF4) or an HDF5 file, read as
+ * by `netcdfStore`
  * @param arrayPath the array's path inside the hierarchy
  * @param selection what to read; everything when absent
  * @param options `signal` cancels the read: chunk reads in flight are
