@@ -4,7 +4,7 @@ import { ReferenceStore } from "@zarrita/storage";
 import { FormatError, RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
-import { hdf5References } from "../hdf5.ts";
+import { hdf5References, hdf5Store } from "../hdf5.ts";
 import { NetcdfFormatError, netcdfReferences, netcdfStore } from "../netcdf.ts";
 import { parseHeader } from "../src/formats/netcdf/header.ts";
 import { runCapped } from "./memory_cap.ts";
@@ -604,4 +604,36 @@ Deno.test("repo-fs info names a classic file's format, dimensions and variables;
     ),
     refused.stderr,
   );
+});
+
+Deno.test("a streaming file (record count all ones) holds as many records as fit; a NetCDF4 file costs netcdfStore no more requests than hdf5Store", async () => {
+  const files = await fixtures();
+  const streaming = files["records.nc"].slice();
+  new DataView(streaming.buffer).setUint32(4, 0xffffffff);
+  await using emu = await startEmulator({
+    files: { "streaming.nc": streaming, "netcdf4.nc": files["netcdf4.nc"] },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const time = await getArray(fs, "streaming.nc", "time");
+  deepStrictEqual(
+    comparable(time.data),
+    EXPECTED["records.nc"].variables.time.values,
+  );
+
+  const requests = async (open: () => Promise<unknown>) => {
+    fs.refresh();
+    await fs.info("netcdf4.nc");
+    emu.resetCounters();
+    await open();
+    return [emu.counters.storeGets, emu.counters.storeBytes];
+  };
+  const read = (store: zarr.Readable) => async () => {
+    const arr = await zarr.open(zarr.root(store).resolve("temperature"), {
+      kind: "array",
+    });
+    return await zarr.get(arr, [1, null, null]);
+  };
+  const [viaHdf5] = await requests(read(hdf5Store(fs, "netcdf4.nc")));
+  const [viaNetcdf] = await requests(read(netcdfStore(fs, "netcdf4.nc")));
+  ok(viaNetcdf <= viaHdf5, `${viaNetcdf} requests against ${viaHdf5}`);
 });
