@@ -473,8 +473,29 @@ const manyRecords = records.slice();
 new DataView(manyRecords.buffer).setUint32(4, 2 ** 31 - 1);
 const wide = records.slice();
 new DataView(wide.buffer).setUint32(36, 2 ** 31 - 1);
+// CDF-1 with n scalar int variables named v0000000, v0000001, …
+const manyVariables = (n) => {
+  const header = 32 + 36 * n;
+  const bytes = new Uint8Array(header + 4 * n);
+  const view = new DataView(bytes.buffer);
+  bytes.set([0x43, 0x44, 0x46, 1]);
+  view.setUint32(24, 11);
+  view.setUint32(28, n);
+  for (let i = 0; i < n; i++) {
+    const at = 32 + 36 * i;
+    view.setUint32(at, 8);
+    bytes.set(new TextEncoder().encode("v" + String(i).padStart(7, "0")), at + 4);
+    view.setUint32(at + 24, 4);
+    view.setUint32(at + 28, 4);
+    view.setUint32(at + 32, header + 4 * i);
+  }
+  return bytes;
+};
 const emu = await startEmulator({
-  files: { "dims.nc": big, "attribute.nc": attribute, "records.nc": manyRecords, "wide.nc": wide },
+  files: {
+    "dims.nc": big, "attribute.nc": attribute, "records.nc": manyRecords, "wide.nc": wide,
+    "many.nc": manyVariables(90_000), "too_many.nc": manyVariables(100_001),
+  },
 });
 const fs = new RepoFs({ host: emu.host, pid: emu.pid });
 const refusal = async (name) => {
@@ -490,12 +511,16 @@ const refusal = async (name) => {
 };
 `;
 
-Deno.test("absurd counts and sizes in a header are refused by name before anything is allocated or fetched for them, in a child capped at 300 MB", async () => {
+Deno.test("absurd counts and sizes in a header are refused by name before anything is allocated or fetched for them, and the most variables read stay under 300 MB, in a capped child", async () => {
   const run = await runCapped({
     setup: HOSTILE_SETUP,
     read: `(async () => {
       const out = {};
-      for (const name of ["dims.nc", "attribute.nc", "records.nc", "wide.nc"]) out[name] = await refusal(name);
+      for (const name of ["dims.nc", "attribute.nc", "records.nc", "wide.nc", "too_many.nc"]) out[name] = await refusal(name);
+      // The most variables read: 90,000 (a 3.2 MB header), their last one read.
+      const store = netcdfStore(fs, "many.nc");
+      const last = await zarr.open(zarr.root(store).resolve("v0089999"), { kind: "array" });
+      out.many = [last.shape, await zarr.get(last, [])];
       await emu.close();
       return out;
     })()`,
@@ -522,12 +547,17 @@ Deno.test("absurd counts and sizes in a header are refused by name before anythi
         "wide.nc",
         /variable "(field|time)": its data .* runs past the end of the file/,
       ],
+      [
+        "too_many.nc",
+        /100001 variables \(count at byte 28\), more than the 100000 read here/,
+      ],
     ] as const
   ) {
     equal(result[name].name, "NetcdfFormatError", JSON.stringify(result[name]));
     ok(problem.test(result[name].message), result[name].message);
     ok(result[name].bytes <= 16 * 1024, `${name}: ${result[name].bytes} bytes`);
   }
+  deepStrictEqual(result.many, [[], 0]);
 });
 
 Deno.test("a file that is no NetCDF of either kind says so", async () => {

@@ -55,19 +55,37 @@ export function zattrs(v: Variable): Record<string, JsonValue> {
   return { ...v.attributes, _ARRAY_DIMENSIONS: v.dimensions };
 }
 
-/** Every metadata document of the group, by key without a leading slash. */
-export function metadata(
+/**
+ * The metadata document `key` (`.zgroup`, `.zattrs`, `name/.zarray`,
+ * `name/.zattrs`, without a leading slash) of the group; `undefined` for
+ * any other key.
+ */
+export function metadataDocument(
   header: Header,
-): Map<string, Record<string, JsonValue>> {
-  const documents = new Map<string, Record<string, JsonValue>>([
-    [".zgroup", { zarr_format: 2 }],
-    [".zattrs", header.attributes],
-  ]);
+  variables: Map<string, Variable>,
+  key: string,
+): Record<string, JsonValue> | undefined {
+  if (key === ".zgroup") return { zarr_format: 2 };
+  if (key === ".zattrs") return header.attributes;
+  const slash = key.lastIndexOf("/");
+  const v = variables.get(key.slice(0, slash));
+  if (v === undefined) return undefined;
+  const document = key.slice(slash + 1);
+  return document === ".zarray"
+    ? zarray(v, chunkShape(v))
+    : document === ".zattrs"
+    ? zattrs(v)
+    : undefined;
+}
+
+/** The keys of every metadata document of the group. */
+export function* metadataKeys(header: Header): Generator<string> {
+  yield ".zgroup";
+  yield ".zattrs";
   for (const v of header.variables) {
-    documents.set(`${v.name}/.zarray`, zarray(v, chunkShape(v)));
-    documents.set(`${v.name}/.zattrs`, zattrs(v));
+    yield `${v.name}/.zarray`;
+    yield `${v.name}/.zattrs`;
   }
-  return documents;
 }
 
 /**

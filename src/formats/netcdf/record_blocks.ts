@@ -23,7 +23,6 @@ const KEPT_BLOCKS = 16;
 export class RecordBlocks {
   readonly #blocks = new Map<number, Promise<Uint8Array>>();
   readonly #perBlock: number;
-  readonly #first: number;
 
   constructor(
     readonly source: ByteSource,
@@ -33,9 +32,6 @@ export class RecordBlocks {
     readonly signal?: AbortSignal,
   ) {
     this.#perBlock = Math.floor(BLOCK_BYTES / Math.max(1, header.recordSize));
-    this.#first = Math.min(
-      ...header.variables.filter((v) => v.record).map((v) => v.begin),
-    );
   }
 
   /** The bytes of `range`, the slab of record `record` of a variable. */
@@ -49,7 +45,8 @@ export class RecordBlocks {
       return await readRange(this.source, this.path, range, variable, signal);
     }
     const block = Math.floor(record / this.#perBlock);
-    const start = this.#first + block * this.#perBlock * this.header.recordSize;
+    const start = this.header.recordsBegin +
+      block * this.#perBlock * this.header.recordSize;
     const bytes = await this.#block(block, start, variable);
     signal?.throwIfAborted();
     const at = range.offset - start;

@@ -13,7 +13,12 @@ import {
   type KerchunkReferences,
 } from "../hdf5/references.ts";
 import type { ByteSource } from "../source.ts";
-import { chunkRange, metadata, zarray } from "./classic_view.ts";
+import {
+  chunkRange,
+  metadataDocument,
+  metadataKeys,
+  zarray,
+} from "./classic_view.ts";
 import { openFile } from "./open_file.ts";
 
 /**
@@ -92,8 +97,9 @@ export async function netcdfReferences(
   }
   const { header } = file;
   const refs: KerchunkReferences["refs"] = {};
-  for (const [key, document] of metadata(header)) {
-    refs[key] = JSON.stringify(document);
+  const variables = new Map(header.variables.map((v) => [v.name, v]));
+  for (const key of metadataKeys(header)) {
+    refs[key] = JSON.stringify(metadataDocument(header, variables, key));
   }
   for (const v of header.variables) {
     if (!v.record) {

@@ -9,7 +9,7 @@ import type { AsyncReadable, RangeQuery } from "zarrita";
 import { hdf5Store } from "../hdf5/store.ts";
 import type { Hdf5Problem } from "../hdf5/zarr_view.ts";
 import type { ByteSource } from "../source.ts";
-import { chunkRange, metadata } from "./classic_view.ts";
+import { chunkRange, metadataDocument } from "./classic_view.ts";
 import type { Header } from "./header.ts";
 import { openFile } from "./open_file.ts";
 import { readRange, RecordBlocks } from "./record_blocks.ts";
@@ -131,13 +131,12 @@ function classicStore(
   header: Header,
   signal?: AbortSignal,
 ): NetcdfStore {
-  const documents = metadata(header);
   const variables = new Map(header.variables.map((v) => [v.name, v]));
   const records = new RecordBlocks(source, path, size, header, signal);
   const store: NetcdfStore = {
     async get(key, options = {}) {
       const name = key.slice(1);
-      const document = documents.get(name);
+      const document = metadataDocument(header, variables, name);
       if (document !== undefined) {
         return new TextEncoder().encode(JSON.stringify(document));
       }

@@ -56,7 +56,7 @@ export function jsonValues(
   if (isChar(type)) {
     let end = count;
     while (end > 0 && bytes[end - 1] === 0) end--;
-    return new TextDecoder().decode(bytes.subarray(0, end));
+    return text(bytes.subarray(0, end));
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const values = Array.from(
@@ -64,6 +64,16 @@ export function jsonValues(
     (_, i) => jsonNumber(readValue(view, i * type.size, type.code)),
   );
   return values.length === 1 ? values[0] : values;
+}
+
+const UTF8 = new TextDecoder();
+
+/** UTF-8 text; ASCII without `TextDecoder`, whose every call costs microseconds (a header may hold 100,000 names). */
+export function text(bytes: Uint8Array): string {
+  if (bytes.length > 64 || bytes.some((b) => b >= 0x80)) {
+    return UTF8.decode(bytes);
+  }
+  return String.fromCharCode(...bytes);
 }
 
 function readValue(view: DataView, at: number, code: number): number {
