@@ -68,12 +68,9 @@ export function jsonValues(
 
 const UTF8 = new TextDecoder();
 
-/** UTF-8 text; ASCII without `TextDecoder`, whose every call costs microseconds (a header may hold 100,000 names). */
+/** Names and text attributes: UTF-8, as netCDF writes them. */
 export function text(bytes: Uint8Array): string {
-  if (bytes.length > 64 || bytes.some((b) => b >= 0x80)) {
-    return UTF8.decode(bytes);
-  }
-  return String.fromCharCode(...bytes);
+  return UTF8.decode(bytes);
 }
 
 function readValue(view: DataView, at: number, code: number): number {
