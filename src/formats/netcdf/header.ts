@@ -99,11 +99,8 @@ export function parseHeader(
   const declared = version === 5 ? readStreamingCount(c) : c.u32();
   const n = c.countBytes;
   const dimensions: Dimension[] = [];
-  for (
-    let i = 0, count = list(c, DIMENSION_TAG, "dimensions", 2 * n + 4);
-    i < count;
-    i++
-  ) {
+  const dimensionCount = list(c, DIMENSION_TAG, "dimensions", 2 * n + 4);
+  for (let i = 0; i < dimensionCount; i++) {
     const name = readName(c, "dimension");
     const size = c.count(`dimension "${name}" length`);
     dimensions.push({ name, size, unlimited: size === 0 });
