@@ -7,8 +7,7 @@
  */
 
 import * as zarr from "zarrita";
-import type { ArrayResult, ArraySelection } from "./array_part.ts";
-import { sliceIndices } from "./slice_indices.ts";
+import { sliceIndices, type SliceLike } from "./slice_indices.ts";
 
 /**
  * An empty result of `arr`'s type and of the shape `selection` gives, when
@@ -20,8 +19,8 @@ import { sliceIndices } from "./slice_indices.ts";
  */
 export function emptySelection(
   arr: zarr.Array<zarr.DataType, zarr.Readable>,
-  selection: ArraySelection,
-): ArrayResult | undefined {
+  selection: readonly (number | SliceLike | null)[] | null,
+): zarr.Chunk<zarr.DataType> | undefined {
   const shape: number[] = [];
   for (const [axis, size] of arr.shape.entries()) {
     const index = selection?.[axis] ?? null;
@@ -40,14 +39,17 @@ export function emptySelection(
   return { data: emptyValues(arr.dtype), shape, stride };
 }
 
-function emptyValues(dtype: zarr.DataType): ArrayResult["data"] {
+function emptyValues(dtype: zarr.DataType): zarr.Chunk<zarr.DataType>["data"] {
   const text = /^v2:([US])(\d+)$/.exec(dtype);
   if (text) {
     return text[1] === "U"
       ? new zarr.UnicodeStringArray(Number(text[2]), 0)
       : new zarr.ByteStringArray(Number(text[2]), 0);
   }
-  const typed: Record<string, new (length: number) => ArrayResult["data"]> = {
+  const typed: Record<
+    string,
+    new (length: number) => zarr.Chunk<zarr.DataType>["data"]
+  > = {
     int8: Int8Array,
     int16: Int16Array,
     int32: Int32Array,

@@ -4,14 +4,19 @@
  * @module
  */
 
+/** A slice as selections hold it (`zarr.slice(…)`). */
+export interface SliceLike {
+  start: number | null;
+  stop: number | null;
+  step: number | null;
+}
+
 /**
  * Python's `slice.indices` for a step >= 1: the first index, the step and
  * the number of items; `undefined` for a step zarrita rejects.
  */
 export function sliceIndices(
-  slice:
-    | { start: number | null; stop: number | null; step: number | null }
-    | null,
+  slice: SliceLike | null,
   size: number,
 ): { start: number; step: number; length: number } | undefined {
   const step = slice?.step ?? 1;
