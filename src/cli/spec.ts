@@ -215,7 +215,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     max: 1,
     summary: "what the listing says about one path",
     details:
-      "For an HDF5 or NetCDF4 file, also its variables: dtype, shape, dimensions,\nchunking and filters.",
+      "For a NetCDF (classic or NetCDF4) or HDF5 file, also its variables: dtype,\nshape, dimensions, chunking and filters; of a classic file, its format and\ndimensions.",
     options: {},
   },
   {
@@ -341,7 +341,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "FILE",
     min: 1,
     max: 1,
-    summary: "kerchunk references of an HDF5 or NetCDF4 file",
+    summary:
+      "kerchunk references of a NetCDF (classic or NetCDF4) or HDF5 file",
     details:
       "Prints the file as a Zarr group in kerchunk JSON (version 1): metadata inline,\neach chunk as [URL, offset, length] of the file's access URL, which fsspec and\nzarrita follow to the store. Variables that cannot be mapped are named on stderr.",
     options: {
