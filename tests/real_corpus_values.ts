@@ -25,7 +25,9 @@ export function canonical(value: unknown): Canonical {
   if (typeof value === "string") return `s:${value}`;
   if (value instanceof Date) return `n:${value.getTime()}`;
   if (value instanceof Uint8Array) {
-    return `b:${[...value].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+    return `b:${
+      [...value].map((b) => b.toString(16).padStart(2, "0")).join("")
+    }`;
   }
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value === "object") {
