@@ -13,6 +13,7 @@ import { FormatError, type RepoFs } from "../mod.ts";
 import { zipTree } from "../zip.ts";
 import { hdf5Store } from "../hdf5.ts";
 import { getArray } from "../zarr.ts";
+import { HIDDEN_ATTRIBUTES } from "../src/formats/hdf5/netcdf.ts";
 import { readParquet } from "../parquet.ts";
 import {
   type Canonical,
@@ -166,26 +167,21 @@ export async function readArrays(
 ): Promise<PartEnd[]> {
   const classic = expected.kind === "netcdf-classic";
   let problems: { path: string; reason: string }[] = [];
+  const store = hdf5Store(source, path);
   try {
     if (classic && netcdf) {
       await netcdf.netcdfStore(source, path).get("/.zgroup");
-    } else problems = await hdf5Store(source, path).problems();
+    } else problems = await store.problems();
   } catch (error) {
     return [failed("(file)", error)];
   }
   const ends: PartEnd[] = [];
-  for (
-    const [name, want] of Object.entries(expected.variables ?? {}) as [
-      string,
-      Expected,
-    ][]
-  ) {
+  const variables = Object.entries(expected.variables ?? {}) as [
+    string,
+    Expected,
+  ][];
+  for (const [name, want] of variables) {
     if (want.dimension_only) continue;
-    const problem = problems.find((p) => p.path === name);
-    if (problem) {
-      ends.push({ part: name, end: "refused", message: problem.reason });
-      continue;
-    }
     let result: { data: unknown; shape: number[] };
     try {
       result = await getArray(source, path, name) as typeof result;
@@ -194,6 +190,92 @@ export async function readArrays(
       continue;
     }
     ends.push(compareArray(name, result, want));
+    if (!classic) {
+      ends.push(...await compareAttributes(store, name, want, problems, true));
+    }
+  }
+  const groups = Object.entries(expected.groups ?? {}) as [string, Expected][];
+  for (const [name, want] of groups) {
+    ends.push(...await compareAttributes(store, name, want, problems, false));
+  }
+  return ends;
+}
+
+/** Attributes the Zarr view leaves out by design (NetCDF's bookkeeping). */
+function hiddenAttribute(
+  name: string,
+  want: Expected,
+  dataset: boolean,
+): boolean {
+  if (HIDDEN_ATTRIBUTES.has(name) || (dataset && name === "_FillValue")) {
+    return true;
+  }
+  const scale = want.attrs?.CLASS?.value === "DIMENSION_SCALE";
+  return scale && (name === "CLASS" || name === "NAME");
+}
+
+/** One attribute value in the form h5py's is written in (make_expected.py). */
+function attributeForm(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const values = value.flat(Infinity).map(attributeForm);
+    return values.length === 1 ? values[0] : values;
+  }
+  if (typeof value === "boolean") return Number(value);
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    return String(value);
+  }
+  return value;
+}
+
+/** The attributes of a group or variable against h5py's. */
+async function compareAttributes(
+  store: ReturnType<typeof hdf5Store>,
+  name: string,
+  want: Expected,
+  problems: { path: string; reason: string }[],
+  dataset: boolean,
+): Promise<PartEnd[]> {
+  let attrs: Record<string, unknown> = {};
+  try {
+    const bytes = await store.get(
+      name === "" ? "/.zattrs" : `/${name}/.zattrs`,
+    );
+    attrs = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : {};
+  } catch (error) {
+    return [failed(`${name}/.zattrs`, error)];
+  }
+  const ends: PartEnd[] = [];
+  const where = name === "" ? "/" : name;
+  for (
+    const [attr, expected] of Object.entries(want.attrs ?? {}) as [
+      string,
+      Expected,
+    ][]
+  ) {
+    if (hiddenAttribute(attr, want, dataset) || expected.unsupported) continue;
+    const part = `${where} @${attr}`;
+    if (attr in attrs) {
+      const got = JSON.stringify(attributeForm(attrs[attr]));
+      ends.push(
+        got === JSON.stringify(expected.value) ? { part, end: "right" } : {
+          part,
+          end: "wrong",
+          detail: `${got.slice(0, 200)}; expected ${
+            JSON.stringify(expected.value).slice(0, 200)
+          }`,
+        },
+      );
+      continue;
+    }
+    const problem = problems.find((p) =>
+      p.path === where && p.reason.includes(`"${attr}"`)
+    );
+    ends.push(
+      problem
+        ? { part, end: "refused", message: problem.reason }
+        : { part, end: "wrong", detail: "left out, and no problem names it" },
+    );
   }
   return ends;
 }
