@@ -300,7 +300,9 @@ function compareArray(
   if (right) return { part: name, end: "right" };
   const first = Array.from(
     (result.data as ArrayLike<unknown>) ?? [],
-  ).slice(0, 5).map(String);
+  ).slice(0, 5).map((v) =>
+    typeof v === "string" ? JSON.stringify(v) : String(v)
+  );
   return {
     part: name,
     end: "wrong",
