@@ -369,15 +369,3 @@ export const KNOWN: Record<string, KnownBad> = {
       "wrong value: row 6 (year 290000, 9089380393200000000 µs) lies past what a JavaScript Date holds (±8.64e15 ms) and comes back as a Date in year -4128 (Parquet fix: logical types against an independent reader)",
   },
 };
-
-/**
- * Files that are refused by name until the `./netcdf` entry exists, and read
- * wrong once it does (checked on a trial merge of branch netcdf at eb266f1).
- */
-export const KNOWN_WITH_NETCDF: Record<string, KnownBad> = {
-  "netcdf4-python/netcdf_dummy_file.nc": {
-    detail: /^crash [^:]+: Error: Input contains an empty iterator/,
-    why:
-      'crash: its record variables have no records (shape [0, …]) and getArray fails with zarrita\'s bare "Input contains an empty iterator" (no fix assigned; pyfive/h5netcdf_test.hdf5 shows the same on NetCDF4)',
-  },
-};

@@ -182,16 +182,19 @@ export async function readArrays(
   ][];
   for (const [name, want] of variables) {
     if (want.dimension_only) continue;
+    const shown = await shownName(store, name);
     let result: { data: unknown; shape: number[] };
     try {
-      result = await getArray(source, path, name) as typeof result;
+      result = await getArray(source, path, shown) as typeof result;
     } catch (error) {
       ends.push(failed(name, error));
       continue;
     }
     ends.push(compareArray(name, result, want));
     if (!classic) {
-      ends.push(...await compareAttributes(store, name, want, problems, true));
+      ends.push(
+        ...await compareAttributes(store, shown, want, problems, true),
+      );
     }
   }
   const groups = Object.entries(expected.groups ?? {}) as [string, Expected][];
@@ -199,6 +202,22 @@ export async function readArrays(
     ends.push(...await compareAttributes(store, name, want, problems, false));
   }
   return ends;
+}
+
+/**
+ * The variable's name in the store: netCDF's `_nc4_non_coord_` prefix
+ * (a variable named like a dimension it does not hold) may be dropped.
+ */
+async function shownName(
+  store: ReturnType<typeof hdf5Store>,
+  name: string,
+): Promise<string> {
+  const netcdfName = name.replace(/(^|\/)_nc4_non_coord_/, "$1");
+  if (netcdfName === name) return name;
+  const found = await store.get(`/${netcdfName}/.zarray`).catch(() =>
+    undefined
+  );
+  return found === undefined ? name : netcdfName;
 }
 
 /** Attributes the Zarr view leaves out by design (NetCDF's bookkeeping). */

@@ -22,7 +22,6 @@ import {
   type Expectation,
   EXPECTED,
   KNOWN,
-  KNOWN_WITH_NETCDF,
 } from "./real_corpus_expectations.ts";
 
 const ROOT = new URL("../fixtures/real/", import.meta.url);
@@ -93,8 +92,7 @@ Deno.test("every real file reads right or is refused by name", async (t) => {
           });
         }
         const problems = problemOf(ends, expectation);
-        const known = KNOWN[file] ??
-          (netcdf ? KNOWN_WITH_NETCDF[file] : undefined);
+        const known = KNOWN[file];
         if (known) {
           ok(
             problems.length > 0,
