@@ -20,6 +20,11 @@ const ORACLE_WRONG: Record<string, RegExp> = {
   // Spark's years 9999 and 290000: parquet-wasm's nanosecond int64 overflows
   // (it gives 1816 and 1815); the second also has negative nanoseconds of day.
   "int96_from_spark.parquet": /INT96 timestamp has negative nanoseconds of day/,
+  // Pages whose bytes fail the CRC-32 in their header (parquet-wasm does not check).
+  "datapage_v1-corrupt-checksum.parquet":
+    /page 0 \(DATA_PAGE\) fails its CRC-32/,
+  "rle-dict-uncompressed-corrupt-checksum.parquet":
+    /page 0 \(DICTIONARY_PAGE\) fails its CRC-32/,
 };
 
 /** Rows as columns of values, in the rows' key order. */

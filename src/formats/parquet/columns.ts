@@ -58,8 +58,8 @@ function join(pieces: ArrayLike<unknown>[]): ParquetColumn {
 
 /**
  * A top-level column's values as the typed array of its numeric type when
- * none is null: `element` is the column's schema element (no children).
- * Other values as they are.
+ * every one is a number (or bigint): `element` is the column's schema
+ * element. Other values (nulls, a repeated column's lists) as they are.
  */
 export function typedColumn(
   element: SchemaElement,
@@ -68,14 +68,19 @@ export function typedColumn(
   const kind = numericKind(element);
   if (kind === undefined || values instanceof kind) return values;
   const all = values as ArrayLike<unknown>;
+  const scalar = kind === BigInt64Array || kind === BigUint64Array
+    ? "bigint"
+    : "number";
   for (let i = 0; i < all.length; i++) {
-    if (all[i] === null || all[i] === undefined) return values;
+    if (typeof all[i] !== scalar) return values;
   }
   return (kind as typeof Float64Array).from(all as ArrayLike<number>);
 }
 
 function numericKind(element: SchemaElement) {
-  if (element.num_children) return undefined;
+  if (element.num_children || element.repetition_type === "REPEATED") {
+    return undefined;
+  }
   const converted = element.converted_type;
   const logical = element.logical_type;
   const plain = converted === undefined && logical === undefined;

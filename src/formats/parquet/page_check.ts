@@ -7,6 +7,7 @@
 
 import type { ColumnMetaData, PageHeader } from "hyparquet";
 import { parquetHeader } from "hyparquet/src/column.js";
+import { crc32 } from "../zip/crc32.ts";
 
 /** The most a compressed page may grow by: deflate's own limit (1032:1). */
 const MAX_RATIO = 1032;
@@ -29,7 +30,8 @@ const PLAIN_WIDTH: Record<string, number> = {
  * with the first impossible one: a page larger than what is left of the
  * chunk, one that inflates past the chunk's declared size or past what its
  * codec can reach, a dictionary of more values than its bytes can hold,
- * more values than the chunk has. `undefined` when all are possible.
+ * more values than the chunk has, bytes that fail the CRC-32 their header
+ * carries. `undefined` when all are possible and whole.
  */
 export function impossiblePage(
   bytes: Uint8Array,
@@ -65,6 +67,14 @@ export function impossiblePage(
       : Math.min(chunkInflated, Math.max(stored * MAX_RATIO, ALWAYS_ALLOWED));
     if (!(inflated >= 0 && inflated <= most)) {
       return `${what} declares ${inflated} bytes uncompressed, more than the ${most} its column chunk (${chunkInflated} bytes uncompressed, ${meta.codec}) allows`;
+    }
+    if (header.crc !== undefined) {
+      const crc = crc32(bytes.subarray(reader.offset, reader.offset + stored));
+      if (crc !== header.crc >>> 0) {
+        return `${what} fails its CRC-32 (its header says ${
+          (header.crc >>> 0).toString(16)
+        }, its ${stored} bytes give ${crc.toString(16)})`;
+      }
     }
     const dictionary = header.dictionary_page_header;
     if (dictionary) {
