@@ -317,10 +317,4 @@ export const KNOWN: Record<string, KnownBad> = {
     why:
       `crash: getArray of foo_unlimited (shape [4, 0], no values) fails with zarrita's bare "Input contains an empty iterator" (no fix assigned); and var_len_str: ${HDF5_UNSUPPORTED.why}`,
   },
-
-  "parquet-testing/map_no_value.parquet": {
-    detail: /^wrong my_map_no_v: first \[\{"key_value"/,
-    why:
-      "wrong value: my_map_no_v, a MAP whose key_value group has no value field, comes back as the raw group {key_value: [{key}]} where Arrow reads the list of its keys (no fix assigned)",
-  },
 };

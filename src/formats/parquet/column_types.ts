@@ -20,17 +20,29 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /**
  * The metadata with each column's annotation said the one way hyparquet
  * (read with `utf8: false`) converts right: `STRING`, `ENUM` and `JSON`
- * columns as `UTF8` (text, JSON not parsed), `BSON` as plain bytes, and the
- * `DECIMAL` and `DATE` logical types that carry no converted type as the
- * converted types hyparquet acts on. Unannotated `BYTE_ARRAY` and
+ * columns as `UTF8` (text, JSON not parsed), `BSON` as plain bytes, the
+ * `DECIMAL`, `DATE`, `LIST` and `MAP` logical types that carry no converted
+ * type as the converted types hyparquet acts on, and a `MAP` whose entries
+ * have no value as a `LIST` of its keys. Unannotated `BYTE_ARRAY` and
  * `FIXED_LEN_BYTE_ARRAY` stay `Uint8Array`s.
  */
 export function withValueTypes(metadata: FileMetaData): FileMetaData {
   return { ...metadata, schema: metadata.schema.map(valueType) };
 }
 
-function valueType(element: SchemaElement): SchemaElement {
+function valueType(
+  element: SchemaElement,
+  index: number,
+  schema: SchemaElement[],
+): SchemaElement {
   const logical = element.logical_type;
+  if (logical?.type === "MAP" || element.converted_type === "MAP") {
+    // A map whose entries hold only a key is the list of its keys (as Arrow reads it).
+    const entries = schema[index + 1]?.num_children;
+    const type = entries === 1 ? "LIST" : "MAP";
+    return { ...element, converted_type: type, logical_type: { type } };
+  }
+  if (logical?.type === "LIST") return { ...element, converted_type: "LIST" };
   const converted = element.converted_type;
   if (
     TEXT.has(logical?.type ?? "") ||
