@@ -68,11 +68,11 @@ export function typedColumn(
   const kind = numericKind(element);
   if (kind === undefined || values instanceof kind) return values;
   const all = values as ArrayLike<unknown>;
-  const scalar = kind === BigInt64Array || kind === BigUint64Array
-    ? "bigint"
-    : "number";
+  const big = kind === BigInt64Array || kind === BigUint64Array;
   for (let i = 0; i < all.length; i++) {
-    if (typeof all[i] !== scalar) return values;
+    if (big ? typeof all[i] !== "bigint" : typeof all[i] !== "number") {
+      return values;
+    }
   }
   return (kind as typeof Float64Array).from(all as ArrayLike<number>);
 }
