@@ -7,8 +7,7 @@
 import type { ByteSource } from "../source.ts";
 import { joinColumns } from "./columns.ts";
 import type { ParquetColumns } from "./parquet_decoders.ts";
-import type { ReadParquetOptions } from "./read_parquet.ts";
-import { readParts } from "./read_parts.ts";
+import { type ReadParquetOptions, readParts } from "./read_parts.ts";
 
 /**
  * Rows `rowStart`..`rowEnd` of the asked `columns` of Parquet file `path`,

@@ -17,8 +17,34 @@ import {
 import { dataEnd, readLocal } from "./read_part.ts";
 import { planRead } from "./read_plan.ts";
 
-/** What a read asks for. */
-export interface PartsOptions {
+/**
+ * What `readParquet` and `readParquetColumns` read.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { readParquet, type ReadParquetOptions } from "@x/repo-fs/parquet";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // stations.parquet as pyarrow writes it: `id` 0..9 and `flag` (every third
+ * // row) in two row groups of 5 rows; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA51RTWvCQBCd3aRrzEGCdBYXPOTiEiFKLeZUL14KBQ/SfxBs2gptTWM/rh79QR7z" +
+ *     "4/o2LRQP7cFlHzPsmzdvmVnObyfsc8LJgkOmLjVHABLwAB9gYs06RUXEilX/hw6F5+2vHdvhjmPp" +
+ *     "mG0fdz7DowJaQAC0T+/cZd/MMuqp7eqxeM7ZJ5YD2ZPrO2iQ+PdP+QPpc5Oa1FKfpclIRcYVMOlQ" +
+ *     "7wSuXdhgmOKPEDurCGE2VMZSCBMnIzNQZL67Nbqpntq9uAHTiH6r9UHo0AYI9J/jTtpanOBZyz89" +
+ *     "a+FMk7jMq9f34m20KstRXlWbz/ijqLbrzUt8mY0vxhOTYnxuglfY7hJr/wIxpm+R+wEAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const content = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "stations.parquet": content } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const lastFlags: ReadParquetOptions = { columns: ["flag"], rowStart: 8 };
+ * const rows = await readParquet(fs, "stations.parquet", lastFlags);
+ * deepStrictEqual(rows, [{ flag: false }, { flag: true }]);
+ * ```
+ */
+export interface ReadParquetOptions {
   /** The columns to read (top-level names); all when absent. */
   columns?: string[];
   /** First row, inclusive. Default 0. */
@@ -38,7 +64,7 @@ export interface PartsOptions {
 export async function readParts(
   source: ByteSource,
   path: string,
-  options: PartsOptions,
+  options: ReadParquetOptions,
   columnar: boolean,
 ): Promise<{ names: string[]; parts: ParquetPart[] }> {
   const { columns } = options;
