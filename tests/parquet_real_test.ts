@@ -9,8 +9,22 @@ import { canonical } from "../fixtures/parquet/canonical.ts";
 const REAL = new URL("../fixtures/parquet/real/", import.meta.url);
 const expected: Record<
   string,
-  { rows: number; columns: Record<string, unknown> } | { refused: string }
+  | { rows: number; columns: Record<string, unknown> }
+  | { rows: number; sha256: string }
+  | { refused: string }
 > = JSON.parse(await Deno.readTextFile(new URL("expected.json", REAL)));
+
+/** The SHA-256 of `text`, in hex. */
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(text),
+  );
+  return Array.from(
+    new Uint8Array(digest),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+}
 
 /**
  * Files parquet-wasm reads wrongly, which readParquet refuses, and why: the
@@ -69,7 +83,10 @@ Deno.test("readParquet: each real file is read as parquet-wasm reads it, or refu
         } else {
           const rows = await readParquet(source, name);
           strictEqual(rows.length, want.rows, name);
-          deepStrictEqual(canonical(columnsOf(rows)), want.columns, name);
+          const got = canonical(columnsOf(rows));
+          if ("sha256" in want) {
+            strictEqual(await sha256(JSON.stringify(got)), want.sha256, name);
+          } else deepStrictEqual(got, want.columns, name);
           outcomes.push(`${name}: right`);
         }
       }
