@@ -21,6 +21,11 @@ const HOSTILE: [string, RegExp][] = [
     "zstd_bomb.parquet",
     /column "n", row group 0: a ZSTD page does not inflate to its declared 800 bytes/,
   ],
+  [
+    "values_2g.parquet",
+    /column "n", row group 0: its column chunk declares 2147483647 values for the 100 rows of its row group/,
+  ],
+  ["rows_2g.parquet", /column "n", row group 0: its values do not decode/],
 ];
 
 for (const [name, problem] of HOSTILE) {

@@ -52,8 +52,10 @@ export interface ReadRequest {
  * The row groups holding rows `rowStart`..`rowEnd`, each with the chunks of
  * the asked columns. Refuses a column the file lacks, row counts that do
  * not add up, a row group whose chunks are not the schema's columns in
- * order, and a chunk that lies outside the file's data (`dataEnd`: where
- * the footer starts).
+ * order, a chunk of a column of one value per row that declares another
+ * number of values than its row group has rows (which bounds what its
+ * pages may declare), and a chunk that lies outside the file's data
+ * (`dataEnd`: where the footer starts).
  */
 export function planRead(
   metadata: FileMetaData,
@@ -64,6 +66,12 @@ export function planRead(
   const schema = parquetSchema(metadata);
   checkColumns(schema, request.columns, path);
   const leaves = getPhysicalColumns(schema);
+  const flat = new Set(
+    schema.children
+      .filter((c) => !c.children.length)
+      .filter((c) => c.element.repetition_type !== "REPEATED")
+      .map((c) => c.element.name),
+  );
   const parts: GroupPart[] = [];
   let groupStart = 0;
   metadata.row_groups.forEach((group, index) => {
@@ -86,6 +94,8 @@ export function planRead(
           path,
           index,
           dataEnd,
+          flat,
+          groupRows,
         }),
       });
     }
@@ -104,9 +114,16 @@ function groupChunks(
   chunks: FileMetaData["row_groups"][number]["columns"],
   leaves: string[],
   columns: string[] | undefined,
-  where: { path: string; index: number; dataEnd: number },
+  where: {
+    path: string;
+    index: number;
+    dataEnd: number;
+    /** The columns of one value per row: not nested, not repeated. */
+    flat: Set<string>;
+    groupRows: number;
+  },
 ): ChunkPart[] {
-  const { path, index: rowGroup, dataEnd } = where;
+  const { path, index: rowGroup, dataEnd, flat, groupRows } = where;
   if (chunks.length !== leaves.length) {
     throw new ParquetFormatError(
       path,
@@ -135,6 +152,11 @@ function groupChunks(
     if (!(4 <= start && start <= end && end <= dataEnd)) {
       throw fail(
         `its column chunk (bytes ${start}..${end}) lies outside the data (bytes 4..${dataEnd})`,
+      );
+    }
+    if (flat.has(column) && Number(meta.num_values) !== groupRows) {
+      throw fail(
+        `its column chunk declares ${meta.num_values} values for the ${groupRows} rows of its row group`,
       );
     }
     parts.push({ meta, column, start, end });
