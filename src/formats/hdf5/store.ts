@@ -7,8 +7,14 @@
 
 import type { AsyncReadable, RangeQuery } from "zarrita";
 import type { ByteSource } from "../source.ts";
-import type { ChunkRef } from "./chunk_index.ts";
+import { type ChunkRef, zarrChunks } from "./chunk_index.ts";
+import {
+  checkStoredSize,
+  type ChunkPlace,
+  decodeChunk,
+} from "./chunk_decode.ts";
 import { Hdf5FormatError, Hdf5UnsupportedError } from "./errors.ts";
+import { FilterId } from "./filters.ts";
 import { fletcher32Holds } from "./fletcher32.ts";
 import {
   type Hdf5Problem,
@@ -16,6 +22,7 @@ import {
   readZarrView,
   type ZarrView,
 } from "./zarr_view.ts";
+import type { JsonValue } from "./values.ts";
 
 /**
  * A zarrita store over an HDF5 or NetCDF4 file.
@@ -127,7 +134,12 @@ export function hdf5Store(
       const name = key.slice(1);
       const metadata = zarr.metadata.get(name);
       if (metadata !== undefined) {
-        return new TextEncoder().encode(JSON.stringify(metadata));
+        const array = name.endsWith("/.zarray") || name === ".zarray"
+          ? zarr.arrays.get(name.slice(0, -".zarray".length).replace(/\/$/, ""))
+          : undefined;
+        return new TextEncoder().encode(
+          JSON.stringify(array ? decodedZarray(metadata) : metadata),
+        );
       }
       const problem = zarr.problems.find((p) =>
         name === `${p.path}/.zarray` || name === `${p.path}/.zattrs`
@@ -161,7 +173,13 @@ async function readChunk(
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   if ("data" in ref) return ref.data.slice();
+  const { dataset } = array;
+  const place: ChunkPlace = { file: zarr.file.path, variable: array.path, key };
+  const bytes = zarrChunks(dataset).reduce((a, b) => a * b, 1) *
+    dataset.type.size;
+  checkStoredSize(ref.length, bytes, dataset.filters, place);
   const what = `chunk ${key} of "${array.path}"`;
+  let stored: Uint8Array;
   if (array.codecs.fletcher32) {
     const checked = await zarr.file.raw(
       { ...ref, length: ref.length + 4 },
@@ -172,15 +190,28 @@ async function readChunk(
       throw new Hdf5FormatError(
         zarr.file.path,
         `${what} fails its Fletcher-32 checksum`,
+        { variable: array.path },
       );
     }
-    return checked.subarray(0, ref.length);
+    stored = checked.subarray(0, ref.length);
+  } else {
+    stored = await zarr.file.raw(ref, what, signal);
   }
-  const bytes = await zarr.file.raw(ref, what, signal);
-  if (ref.padTo === undefined) return bytes;
+  const filters = dataset.filters.filter((f) => f.id !== FilterId.fletcher32);
+  if (filters.length > 0) {
+    return await decodeChunk(stored, filters, bytes, place);
+  }
+  if (ref.padTo === undefined) return stored;
   const padded = new Uint8Array(ref.padTo);
-  padded.set(bytes);
+  padded.set(stored);
   return padded;
+}
+
+/** A `.zarray` as the store serves it: chunks come decoded, so no codecs. */
+function decodedZarray(
+  metadata: Record<string, JsonValue>,
+): Record<string, JsonValue> {
+  return { ...metadata, compressor: null, filters: null };
 }
 
 function slice(bytes: Uint8Array, range: RangeQuery): Uint8Array {
