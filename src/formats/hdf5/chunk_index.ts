@@ -90,6 +90,7 @@ export async function chunkRefs(
         throw new Hdf5UnsupportedError(
           path,
           `${where} was stored with some of its filters skipped`,
+          { path: file.path },
         );
       }
       file.check(chunk, where);
@@ -190,6 +191,7 @@ async function storedChunks(
         throw new Hdf5UnsupportedError(
           path,
           "an extensible array index over an unlimited axis other than the first",
+          { path: file.path },
         );
       }
       const entries = await extensibleArrayChunks(
@@ -223,6 +225,7 @@ async function storedChunks(
       throw new Hdf5UnsupportedError(
         path,
         `chunk index type ${layout.index} is not supported yet`,
+        { path: file.path },
       );
   }
 }

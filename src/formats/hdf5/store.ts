@@ -144,7 +144,11 @@ export function hdf5Store(
       const problem = zarr.problems.find((p) =>
         name === `${p.path}/.zarray` || name === `${p.path}/.zattrs`
       );
-      if (problem) throw new Hdf5UnsupportedError(problem.path, problem.reason);
+      if (problem) {
+        throw new Hdf5UnsupportedError(problem.path, problem.reason, {
+          path: zarr.file.path,
+        });
+      }
       const slash = name.lastIndexOf("/");
       const array = zarr.arrays.get(slash < 0 ? "" : name.slice(0, slash));
       if (array === undefined) return undefined;
