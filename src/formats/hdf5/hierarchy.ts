@@ -12,6 +12,7 @@ import { type Dataspace, readDataspace } from "./dataspace.ts";
 import { type Datatype, readDatatype } from "./datatype.ts";
 import { denseAttributes, denseLinks } from "./dense.ts";
 import { Hdf5FormatError } from "./errors.ts";
+import { FormatError } from "../../base/format_error.ts";
 import type { FileReader } from "./file_reader.ts";
 import { readFillValue, readOldFillValue } from "./fill_value.ts";
 import { type Filter, readFilters } from "./filters.ts";
@@ -43,6 +44,8 @@ export interface Hdf5Object {
   /** Object header address: what references point to. */
   address: number;
   attributes: Attribute[];
+  /** Why each attribute that cannot be read cannot. */
+  attributeProblems: string[];
   /** Present for a dataset. */
   dataset?: Dataset;
 }
@@ -94,21 +97,37 @@ async function describe(
   messages: Message[],
 ): Promise<Hdf5Object> {
   const cursor = (m: Message) => new Cursor(m.data, sizes, file.path, m.at);
-  const attributes = messages.filter((m) =>
-    m.type === MessageType.attribute && !(m.flags & 2)
-  )
-    .map((m) => readAttribute(cursor(m)));
+  const attributes: Attribute[] = [];
+  const attributeProblems: string[] = [];
+  for (const m of messages) {
+    if (m.type !== MessageType.attribute) continue;
+    if (m.flags & 2) {
+      attributeProblems.push(
+        `an attribute at address ${m.at} is shared, which is not supported`,
+      );
+      continue;
+    }
+    try {
+      attributes.push(readAttribute(cursor(m)));
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      attributeProblems.push(`an attribute: ${error.problem}`);
+    }
+  }
   const info = messageOf(messages, MessageType.attributeInfo);
   if (info) {
     const dense = readDenseInfo(info.data, sizes, file.path, info.at, true);
     if (dense.heap !== UNDEFINED_ADDRESS) {
-      attributes.push(...await denseAttributes(file, sizes, dense));
+      const stored = await denseAttributes(file, sizes, dense);
+      attributes.push(...stored.attributes);
+      attributeProblems.push(...stored.problems);
     }
   }
   const object: Hdf5Object = {
     path: link.name,
     address: link.address,
     attributes,
+    attributeProblems,
   };
   const layout = messageOf(messages, MessageType.layout);
   if (layout === undefined) return object;

@@ -9,6 +9,7 @@
 import { attributeValue } from "./attributes.ts";
 import { type ChunkRef, chunkRefs, zarrChunks } from "./chunk_index.ts";
 import { Hdf5FormatError } from "./errors.ts";
+import { FormatError } from "../../base/format_error.ts";
 import { FileReader } from "./file_reader.ts";
 import { type ZarrCodecs, zarrCodecs } from "./filters.ts";
 import { GlobalHeap } from "./global_heap.ts";
@@ -108,6 +109,12 @@ export async function readZarrView(
   const prefix = (p: string) => p === "" ? "" : `${p}/`;
   await Promise.all(objects.map(async (object) => {
     const { dataset } = object;
+    for (const reason of object.attributeProblems) {
+      view.problems.push({
+        path: object.path === "" ? "/" : object.path,
+        reason,
+      });
+    }
     if (dataset === undefined) {
       view.metadata.set(`${prefix(object.path)}.zgroup`, { zarr_format: 2 });
       view.metadata.set(
@@ -204,10 +211,21 @@ async function shownAttributes(
     if (
       !isShown(attr, scale) || (object.dataset && attr.name === "_FillValue")
     ) continue;
-    const value = await attributeValue(attr, heap);
+    const path = object.path === "" ? "/" : object.path;
+    let value: JsonValue | undefined;
+    try {
+      value = await attributeValue(attr, heap);
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      problems.push({
+        path,
+        reason: `attribute "${attr.name}": ${error.problem}`,
+      });
+      continue;
+    }
     if (value === undefined) {
       problems.push({
-        path: object.path === "" ? "/" : object.path,
+        path,
         reason: `attribute "${attr.name}": ${
           attr.type.problem ?? "its type has no JSON form"
         }`,
