@@ -7,6 +7,7 @@
 
 import { type Attribute, readAttribute } from "./attributes.ts";
 import { btreeV2Records } from "./btree_v2.ts";
+import type { CommittedTypes } from "./committed_types.ts";
 import { Cursor, type Sizes } from "./cursor.ts";
 import { FormatError } from "../../base/format_error.ts";
 import type { FileReader } from "./file_reader.ts";
@@ -43,6 +44,7 @@ export async function denseAttributes(
   file: FileReader,
   sizes: Sizes,
   info: DenseInfo,
+  types: CommittedTypes,
 ): Promise<{ attributes: Attribute[]; problems: string[] }> {
   const [heap, { records }] = await Promise.all([
     readFractalHeap(file, sizes, info.heap),
@@ -53,7 +55,7 @@ export async function denseAttributes(
   const read = await Promise.all(own.map(async (record) => {
     try {
       const object = await heapObject(file, sizes, heap, record.subarray(0, 8));
-      return readAttribute(new Cursor(object, sizes, file.path));
+      return await readAttribute(new Cursor(object, sizes, file.path), types);
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;
       return `attribute number ${creationOrder(record)}: ${error.problem}`;

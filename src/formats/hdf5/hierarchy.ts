@@ -10,6 +10,7 @@ import { type Attribute, readAttribute } from "./attributes.ts";
 import { Cursor, type Sizes, UNDEFINED_ADDRESS } from "./cursor.ts";
 import { type Dataspace, readDataspace } from "./dataspace.ts";
 import { type Datatype, readDatatype } from "./datatype.ts";
+import { CommittedTypes } from "./committed_types.ts";
 import { denseAttributes, denseLinks } from "./dense.ts";
 import { Hdf5FormatError } from "./errors.ts";
 import { FormatError } from "../../base/format_error.ts";
@@ -48,6 +49,8 @@ export interface Hdf5Object {
   attributeProblems: string[];
   /** Present for a dataset. */
   dataset?: Dataset;
+  /** True for a committed datatype (neither group nor dataset). */
+  committedType?: boolean;
 }
 
 /** Every group and dataset reachable from the root, parents before children. */
@@ -57,6 +60,7 @@ export async function walkHierarchy(
   root: number,
 ): Promise<Hdf5Object[]> {
   const objects: Hdf5Object[] = [];
+  const types = new CommittedTypes(file, sizes);
   const seen = new Set<number>();
   let level: Link[] = [{ name: "", address: root }];
   while (level.length > 0) {
@@ -70,7 +74,7 @@ export async function walkHierarchy(
     const read = await Promise.all(level.map(async (link) => {
       const messages = await readObjectHeader(file, sizes, link.address);
       const [object, children] = await Promise.all([
-        describe(file, sizes, link, messages),
+        describe(file, sizes, link, messages, types),
         childLinks(file, sizes, messages),
       ]);
       const prefix = link.name === "" ? "" : `${link.name}/`;
@@ -82,7 +86,9 @@ export async function walkHierarchy(
         })),
       };
     }));
-    objects.push(...read.map(({ object }) => object));
+    objects.push(
+      ...read.map(({ object }) => object).filter((o) => !o.committedType),
+    );
     level = read.flatMap(({ object, children }) =>
       object.dataset ? [] : children
     );
@@ -95,6 +101,7 @@ async function describe(
   sizes: Sizes,
   link: Link,
   messages: Message[],
+  types: CommittedTypes,
 ): Promise<Hdf5Object> {
   const cursor = (m: Message) => new Cursor(m.data, sizes, file.path, m.at);
   const attributes: Attribute[] = [];
@@ -108,7 +115,7 @@ async function describe(
       continue;
     }
     try {
-      attributes.push(readAttribute(cursor(m)));
+      attributes.push(await readAttribute(cursor(m), types));
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;
       attributeProblems.push(`an attribute: ${error.problem}`);
@@ -118,7 +125,7 @@ async function describe(
   if (info) {
     const dense = readDenseInfo(info.data, sizes, file.path, info.at, true);
     if (dense.heap !== UNDEFINED_ADDRESS) {
-      const stored = await denseAttributes(file, sizes, dense);
+      const stored = await denseAttributes(file, sizes, dense, types);
       attributes.push(...stored.attributes);
       attributeProblems.push(...stored.problems);
     }
@@ -130,8 +137,11 @@ async function describe(
     attributeProblems,
   };
   const layout = messageOf(messages, MessageType.layout);
-  if (layout === undefined) return object;
   const type = messageOf(messages, MessageType.datatype);
+  if (layout === undefined) {
+    if (type !== undefined) object.committedType = true;
+    return object;
+  }
   const space = messageOf(messages, MessageType.dataspace);
   if (type === undefined || space === undefined) {
     throw new Hdf5FormatError(
@@ -144,11 +154,7 @@ async function describe(
   const oldFill = messageOf(messages, MessageType.fillValueOld);
   object.dataset = {
     type: type.flags & 2
-      ? {
-        class: -1,
-        size: 0,
-        problem: "shared (committed) datatypes are not supported",
-      }
+      ? await types.resolve(cursor(type))
       : readDatatype(cursor(type)),
     space: readDataspace(cursor(space)),
     layout: messageOf(messages, MessageType.externalFiles)

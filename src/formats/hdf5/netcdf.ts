@@ -6,7 +6,8 @@
  * @module
  */
 
-import { type Attribute, attributeValue, vlenItems } from "./attributes.ts";
+import { type Attribute, attributeValue, elementCount } from "./attributes.ts";
+import { vlenItems } from "./strings.ts";
 import { Cursor } from "./cursor.ts";
 import type { GlobalHeap } from "./global_heap.ts";
 import type { Hdf5Object } from "./hierarchy.ts";
@@ -60,7 +61,12 @@ export async function dimensionNames(
   const rank = object.dataset?.space?.shape.length ?? 0;
   const list = object.attributes.find((a) => a.name === "DIMENSION_LIST");
   if (list !== undefined && list.type.vlen?.base.class === 7) {
-    const items = await vlenItems(list, heap);
+    const items = await vlenItems(
+      list.data,
+      elementCount(list.space),
+      list.type.vlen.base.size,
+      heap,
+    );
     const names = items.map((refs) => {
       const address = new Cursor(refs, heap.sizes, heap.file.path).offset();
       const target = byAddress.get(address);

@@ -23,6 +23,7 @@ import {
   type ZarrView,
 } from "./zarr_view.ts";
 import type { JsonValue } from "./values.ts";
+import { decodeStrings, encodeVlenUtf8 } from "./strings.ts";
 
 /**
  * A zarrita store over an HDF5 or NetCDF4 file.
@@ -138,7 +139,7 @@ export function hdf5Store(
           ? zarr.arrays.get(name.slice(0, -".zarray".length).replace(/\/$/, ""))
           : undefined;
         return new TextEncoder().encode(
-          JSON.stringify(array ? decodedZarray(metadata) : metadata),
+          JSON.stringify(array ? decodedZarray(array, metadata) : metadata),
         );
       }
       const problem = zarr.problems.find((p) =>
@@ -170,6 +171,23 @@ export function hdf5Store(
 }
 
 async function readChunk(
+  zarr: ZarrView,
+  array: MappedArray,
+  key: string,
+  ref: ChunkRef,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const decoded = await readStoredChunk(zarr, array, key, ref, signal);
+  const { type } = array.dataset;
+  if (type.text === undefined) return decoded;
+  const count = decoded.length / type.size;
+  return encodeVlenUtf8(
+    await decodeStrings(type, decoded, count, zarr.heap),
+  );
+}
+
+/** A chunk's bytes, its filters undone. */
+async function readStoredChunk(
   zarr: ZarrView,
   array: MappedArray,
   key: string,
@@ -211,11 +229,24 @@ async function readChunk(
   return padded;
 }
 
-/** A `.zarray` as the store serves it: chunks come decoded, so no codecs. */
+/**
+ * A `.zarray` as the store serves it: chunks come decoded, so no codecs,
+ * and strings come as `vlen-utf8` objects.
+ */
 function decodedZarray(
+  array: MappedArray,
   metadata: Record<string, JsonValue>,
 ): Record<string, JsonValue> {
-  return { ...metadata, compressor: null, filters: null };
+  if (array.dataset.type.text === undefined) {
+    return { ...metadata, compressor: null, filters: null };
+  }
+  return {
+    ...metadata,
+    dtype: "|O",
+    compressor: null,
+    filters: [{ id: "vlen-utf8" }],
+    fill_value: "",
+  };
 }
 
 function slice(bytes: Uint8Array, range: RangeQuery): Uint8Array {

@@ -74,6 +74,8 @@ export interface MappedArray {
 export interface ZarrView {
   file: FileReader;
   sizes: Sizes;
+  /** Where variable-length values are. */
+  heap: GlobalHeap;
   /** Metadata documents by key without a leading slash (`temperature/.zarray`). */
   metadata: Map<string, Record<string, JsonValue>>;
   arrays: Map<string, MappedArray>;
@@ -102,6 +104,7 @@ export async function readZarrView(
   const view: ZarrView = {
     file,
     sizes,
+    heap,
     metadata: new Map(),
     arrays: new Map(),
     problems: [],
@@ -136,6 +139,9 @@ export async function readZarrView(
     }
     const scale = await isDimensionScale(object, heap);
     const attrs = await shownAttributes(object, scale, heap, view.problems);
+    if (dataset.type.members !== undefined) {
+      Object.assign(attrs, enumAttributes(dataset.type.members));
+    }
     const dims = await dimensionNames(object, byAddress, heap);
     if (dims !== undefined) attrs._ARRAY_DIMENSIONS = dims;
     else if (netcdf && dataset.space?.shape.length === 0) {
@@ -195,7 +201,7 @@ export function zarray(
 }
 
 function fillValue(dataset: Dataset): JsonValue {
-  if (dataset.type.class === 3) return null;
+  if (dataset.type.text !== undefined) return null;
   if (dataset.fill === undefined) return 0;
   return decodeNumbers(dataset.type, dataset.fill, 1)?.[0] ?? 0;
 }
@@ -235,6 +241,20 @@ async function shownAttributes(
     }
   }
   return attrs;
+}
+
+/**
+ * An enum's members as CF flag attributes: `flag_values`, and
+ * `flag_meanings`, the names in the same order, separated by spaces.
+ */
+function enumAttributes(
+  members: Record<string, number>,
+): Record<string, JsonValue> {
+  const names = Object.keys(members);
+  return {
+    flag_values: names.map((name) => members[name]),
+    flag_meanings: names.join(" "),
+  };
 }
 
 /** Chunk ranges without the Fletcher-32 checksum each chunk ends with. */
