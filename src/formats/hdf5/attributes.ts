@@ -57,7 +57,11 @@ export async function readAttribute(
   if (flags & 2) {
     return {
       name,
-      type: { class: -1, size: 0, problem: "shared dataspaces are not supported" },
+      type: {
+        class: -1,
+        size: 0,
+        problem: "shared dataspaces are not supported",
+      },
       space: undefined,
       data: new Uint8Array(0),
     };

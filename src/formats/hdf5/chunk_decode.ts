@@ -44,15 +44,21 @@ export function checkStoredSize(
   }
 }
 
-/** `stored` with `filters` undone in reverse order: exactly `bytes` bytes. */
+/**
+ * `stored` with `filters` undone in reverse order, but for those `mask`
+ * says were skipped (bit `i` for filter `i`): exactly `bytes` bytes.
+ */
 export async function decodeChunk(
   stored: Uint8Array,
   filters: Filter[],
+  mask: number,
   bytes: number,
   place: ChunkPlace,
 ): Promise<Uint8Array> {
   let data = stored;
-  for (const filter of filters.toReversed()) {
+  for (let i = filters.length - 1; i >= 0; i--) {
+    const filter = filters[i];
+    if (mask & (1 << i)) continue;
     if (filter.id === FilterId.deflate) {
       data = await inflate(data, bytes, place);
     } else if (filter.id === FilterId.shuffle) {

@@ -143,7 +143,9 @@ function enumMembers(
     return name;
   });
   const values = decodeNumbers(base, c.take(count * base.size), count)!;
-  return Object.fromEntries(names.map((name, i) => [name, values[i] as number]));
+  return Object.fromEntries(
+    names.map((name, i) => [name, values[i] as number]),
+  );
 }
 
 function unsupported(cls: number, size: number, what: string): Datatype {

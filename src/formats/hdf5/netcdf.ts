@@ -24,6 +24,15 @@ export const HIDDEN_ATTRIBUTES = new Set([
   "_SuperblockVersion",
 ]);
 
+/**
+ * A variable's name as netCDF gives it: netCDF-C stores a variable named
+ * like a dimension it is not the coordinate of as `_nc4_non_coord_NAME`.
+ */
+export function variableName(path: string): string {
+  return path.split("/").map((part) => part.replace(/^_nc4_non_coord_/, ""))
+    .join("/");
+}
+
 /** What netCDF writes as the NAME of a dimension that has no variable. */
 const DIMENSION_ONLY = "This is a netCDF dimension but not a netCDF variable";
 

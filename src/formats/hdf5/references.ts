@@ -161,6 +161,16 @@ export async function hdf5References(
   await Promise.all(arrays.map(async (array) => {
     const { dataset, codecs } = array;
     const chunks = await array.refs();
+    if ([...chunks.values()].some((ref) => "mask" in ref && ref.mask)) {
+      problems.push({
+        path: array.path,
+        reason:
+          "some chunks were stored with filters skipped, which a Zarr codec list cannot say; hdf5Store reads them",
+      });
+      delete refs[`${array.path}/.zarray`];
+      delete refs[`${array.path}/.zattrs`];
+      return;
+    }
     const contiguous = dataset.layout.kind === "contiguous";
     if (contiguous) {
       refs[`${array.path}/.zarray`] = JSON.stringify(

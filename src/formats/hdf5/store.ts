@@ -219,9 +219,14 @@ async function readStoredChunk(
   } else {
     stored = await zarr.file.raw(ref, what, signal);
   }
-  const filters = dataset.filters.filter((f) => f.id !== FilterId.fletcher32);
-  if (filters.length > 0) {
-    return await decodeChunk(stored, filters, bytes, place);
+  if (dataset.filters.some((f) => f.id !== FilterId.fletcher32)) {
+    return await decodeChunk(
+      stored,
+      dataset.filters,
+      ref.mask ?? 0,
+      bytes,
+      place,
+    );
   }
   if (ref.padTo === undefined) return stored;
   const padded = new Uint8Array(ref.padTo);

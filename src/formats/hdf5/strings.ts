@@ -38,7 +38,8 @@ export async function decodeStrings(
   if (type.vlen === undefined) {
     return Array.from(
       { length: count },
-      (_, i) => trimmed(bytes.subarray(i * type.size, (i + 1) * type.size), padding),
+      (_, i) =>
+        trimmed(bytes.subarray(i * type.size, (i + 1) * type.size), padding),
     );
   }
   const items = await vlenItems(bytes, count, 1, heap);

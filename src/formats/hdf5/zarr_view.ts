@@ -19,6 +19,7 @@ import {
   isDimensionOnly,
   isDimensionScale,
   isShown,
+  variableName,
 } from "./netcdf.ts";
 import { readSuperblock } from "./superblock.ts";
 import { decodeNumbers, type JsonValue } from "./values.ts";
@@ -101,6 +102,9 @@ export async function readZarrView(
   const heap = new GlobalHeap(file, sizes);
   const byAddress = new Map(objects.map((object) => [object.address, object]));
   const netcdf = objects[0].attributes.some((a) => a.name === "_NCProperties");
+  if (netcdf) {
+    for (const object of objects) object.path = variableName(object.path);
+  }
   const view: ZarrView = {
     file,
     sizes,
