@@ -72,14 +72,22 @@ export interface Hdf5Store {
 
 /**
  * A zarrita store presenting the HDF5 or NetCDF4 file `path` of `source`
- * as a Zarr v2 group: its groups, its datasets as arrays (chunks mapped to
- * ranges of the file, deflate as `zlib`, shuffle as `shuffle`), their
- * attributes, and NetCDF dimensions as `_ARRAY_DIMENSIONS`. The file's
- * metadata is read on the first `get`, each level of the hierarchy and of
- * a chunk index at once; a dataset's chunk index is read the first time
- * one of its chunks is asked for. A variable that cannot be mapped
- * (variable-length strings, compound types, unsupported filters) is left
- * out and named by `problems()`.
+ * as a Zarr v2 group: its groups, its datasets as arrays, their
+ * attributes, and NetCDF dimensions as `_ARRAY_DIMENSIONS`. Each chunk is
+ * read as one range of the file and served decoded (deflate and shuffle
+ * undone here, inflating no further than the bytes the chunk's shape
+ * holds: past that, or stored in more bytes than its values can take, it is
+ * an `Hdf5FormatError` naming the file and variable). Strings (fixed-length
+ * and variable-length) are served as `vlen-utf8` objects, so zarrita gives
+ * JS strings; an enum is its base integer type, with its names in the CF
+ * attributes `flag_values` and `flag_meanings`; committed datatypes are
+ * resolved. The file's metadata is read on the first `get`, each level of
+ * the hierarchy and of a chunk index at once; a dataset's chunk index is
+ * read the first time one of its chunks is asked for. A variable or
+ * attribute that cannot be mapped (compound, reference, opaque and
+ * variable-length sequence types, unsupported filters, an attribute that
+ * cannot be read) is left out and named by `problems()`; the rest of the
+ * file reads.
  *
  * @example
  * ```ts
@@ -89,7 +97,8 @@ export interface Hdf5Store {
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] in degC along the
- * // dimension scale `time`, and the variable-length strings `names`; gzipped, in base64.
+ * // dimension scale `time`, and the variable-length strings `names` = ["a", "bc"];
+ * // gzipped, in base64.
  * const gzipped = Uint8Array.from(atob(
  *   "H4sIAAAAAAACA+2ZMUsjQRTH38wmcW9ZycaLhKhgDrSysbtG0LBZL8E1gaxaCV40iwQvscgeeNU1" +
  *     "NnbHFVdcaWXpRxDuA9hcF7D1G9jqvJ0Zs0ZBQRCE94NhMjNv3psZUvz570m1sjpuTVmGaYLmVrEz" +
@@ -111,7 +120,10 @@ export interface Hdf5Store {
  * deepStrictEqual((await zarr.get(t)).data, new Float32Array([1.5, 2.5, 3.5]));
  * // Its attributes, and its dimension as xarray names it.
  * deepStrictEqual(t.attrs, { units: "degC", _ARRAY_DIMENSIONS: ["time"] });
- * strictEqual((await store.problems())[0].path, "names"); // left out, and why
+ * // Variable-length strings, as JS strings.
+ * const names = await zarr.open(zarr.root(store).resolve("names"), { kind: "array" });
+ * deepStrictEqual((await zarr.get(names)).data, ["a", "bc"]);
+ * deepStrictEqual(await store.problems(), []); // nothing left out
  * ```
  *
  * @param source a `RepoFs`, a `RepoFsPool`, or any tree with `info` and ranged `catFile`

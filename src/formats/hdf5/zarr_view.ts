@@ -35,23 +35,22 @@ import type { Sizes } from "./cursor.ts";
  * import { type Hdf5Problem, hdf5Store } from "@x/repo-fs/hdf5";
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual } from "node:assert/strict";
- * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
- * // variable-length strings `names`; gzipped, in base64.
+ * // p.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // compound `pairs`; gzipped, in base64.
  * const gzipped = Uint8Array.from(atob(
- *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
- *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
- *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
- *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
- *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
- *     "AADpYE4r2xoAAA==",
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1CgAhUygIr/fBI4xd/DJYhJITiEKxsZVzAJIWuEAS4m" +
+ *     "BkYGBjYeBiDFWHIYagybAIjPWpCYWVR8nhEqaMJAFtgduHc72ElACxhFGBiYGBkZmaFycFqEgVFQ" +
+ *     "QZ6BBcxTYBDnYBCvB7JYga5j5uIAupyFkQHqVR6YwRsYhhwozSw6hR4WTFA5GM2sx8BoxgTxZyID" +
+ *     "gwDQ27BgSWJgEVSwhwaEA4MJN4PJf2bUUOKBhpIEzMppgzUsXKX+7GcYBaNgFIyCUYAPHLAHlv4O" +
+ *     "DAwJDrhUAABBIKYiJAgAAA==",
  * ), (c) => c.charCodeAt(0));
  * const unzip = new DecompressionStream("gzip");
  * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
- * await using emu = await startEmulator({ files: { "t.h5": h5 } });
+ * await using emu = await startEmulator({ files: { "p.h5": h5 } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const problems: Hdf5Problem[] = await hdf5Store(fs, "t.h5").problems();
+ * const problems: Hdf5Problem[] = await hdf5Store(fs, "p.h5").problems();
  * deepStrictEqual(problems, [
- *   { path: "names", reason: "variable-length strings have no Zarr v2 dtype here" },
+ *   { path: "pairs", reason: "compound types are not supported" },
  * ]);
  * ```
  */
