@@ -161,8 +161,11 @@ export async function readZarrView(
       dataset,
       codecs,
       refs: () => {
-        refs ??= chunkRefs(file, sizes, object.path, dataset).then((map) =>
-          codecs.fletcher32 ? withoutChecksums(map) : map
+        refs ??= chunkRefs(file, sizes, object.path, dataset).then(
+          (map) => codecs.fletcher32 ? withoutChecksums(map) : map,
+          (error) => {
+            throw ofVariable(error, object.path);
+          },
         );
         refs.catch(() => refs = undefined);
         return refs;
@@ -170,6 +173,17 @@ export async function readZarrView(
     });
   }));
   return view;
+}
+
+/** `error`, naming `variable` when it is an HDF5 format error that does not yet. */
+function ofVariable(error: unknown, variable: string): unknown {
+  if (!(error instanceof Hdf5FormatError) || error.variable !== undefined) {
+    return error;
+  }
+  return new Hdf5FormatError(error.path, error.problem, {
+    variable,
+    cause: error,
+  });
 }
 
 /** Why a dataset cannot be a Zarr array, if it cannot. */
