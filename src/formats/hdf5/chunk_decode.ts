@@ -16,6 +16,9 @@ export interface ChunkPlace {
   key: string;
 }
 
+/** HDF5's limit on a chunk's size. */
+const MAX_CHUNK_BYTES = 2 ** 32 - 1;
+
 /** The most bytes deflate can make of `n` (zlib's deflateBound, with room to spare). */
 export function deflatedBound(n: number): number {
   return n + Math.ceil(n / 8) + Math.ceil(n / 64) + 64;
@@ -31,6 +34,13 @@ export function checkStoredSize(
   filters: Filter[],
   place: ChunkPlace,
 ): void {
+  if (bytes > MAX_CHUNK_BYTES) {
+    throw new Hdf5FormatError(
+      place.file,
+      `chunk ${place.key} declares ${bytes} bytes, more than HDF5 allows a chunk (4 GiB)`,
+      { variable: place.variable },
+    );
+  }
   const deflated = filters.some((f) => f.id === FilterId.deflate);
   const most = deflated ? deflatedBound(bytes) : bytes;
   if (stored > most) {

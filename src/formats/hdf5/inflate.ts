@@ -40,9 +40,9 @@ export async function inflateAtMost(
 ): Promise<Uint8Array> {
   const inflate = await (syncInflate ??= loadSyncInflate());
   if (inflate === undefined) return await streamInflate(bytes, limit);
+  let out: Uint8Array;
   try {
-    const out = inflate(bytes, limit);
-    return out.length > limit ? tooLarge(limit) : out;
+    out = inflate(bytes, limit);
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
       return tooLarge(limit);
@@ -53,25 +53,31 @@ export async function inflateAtMost(
       error,
     );
   }
+  if (out.length > limit) return tooLarge(limit);
+  // A Buffer may be a view into a pool it shares: give a plain array that owns its memory.
+  return out.byteLength === out.buffer.byteLength
+    ? new Uint8Array(out.buffer, 0, out.byteLength)
+    : new Uint8Array(out);
 }
 
-async function streamInflate(
+/** `inflateAtMost` through a `DecompressionStream`, where there is no `node:zlib`. */
+export async function streamInflate(
   bytes: Uint8Array,
   limit: number,
 ): Promise<Uint8Array> {
   const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
     .pipeThrough(new DecompressionStream("deflate")).getReader();
-  const out = new Uint8Array(limit);
+  const pieces: Uint8Array[] = [];
   let length = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return out.subarray(0, length);
+      if (done) break;
       if (length + value.length > limit) {
         await reader.cancel().catch(() => {});
         return tooLarge(limit);
       }
-      out.set(value, length);
+      pieces.push(value);
       length += value.length;
     }
   } catch (error) {
@@ -82,6 +88,13 @@ async function streamInflate(
       error,
     );
   }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
 
 function tooLarge(limit: number): never {
