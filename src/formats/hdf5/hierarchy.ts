@@ -49,6 +49,8 @@ export interface Hdf5Object {
   attributeProblems: string[];
   /** Present for a dataset. */
   dataset?: Dataset;
+  /** Why the object cannot be read, when it cannot. */
+  unreadable?: string;
   /** True for a committed datatype (neither group nor dataset). */
   committedType?: boolean;
 }
@@ -68,23 +70,39 @@ export async function walkHierarchy(
       !seen.has(address) && seen.add(address)
     );
     await file.prefetch(
-      level.map(({ address }) => ({ offset: address, length: HEADER_GUESS })),
+      level.filter(({ address }) => file.holds(address)).map(({ address }) => ({
+        offset: address,
+        length: HEADER_GUESS,
+      })),
       "an object header",
     );
     const read = await Promise.all(level.map(async (link) => {
-      const messages = await readObjectHeader(file, sizes, link.address);
-      const [object, children] = await Promise.all([
-        describe(file, sizes, link, messages, types),
-        childLinks(file, sizes, messages),
-      ]);
-      const prefix = link.name === "" ? "" : `${link.name}/`;
-      return {
-        object,
-        children: children.map((child) => ({
-          ...child,
-          name: prefix + child.name,
-        })),
-      };
+      try {
+        const messages = await readObjectHeader(file, sizes, link.address);
+        const [object, children] = await Promise.all([
+          describe(file, sizes, link, messages, types),
+          childLinks(file, sizes, messages),
+        ]);
+        const prefix = link.name === "" ? "" : `${link.name}/`;
+        return {
+          object,
+          children: children.map((child) => ({
+            ...child,
+            name: prefix + child.name,
+          })),
+        };
+      } catch (error) {
+        // Below the root, what cannot be read is that object's problem alone.
+        if (link.name === "" || !(error instanceof FormatError)) throw error;
+        const object: Hdf5Object = {
+          path: link.name,
+          address: link.address,
+          attributes: [],
+          attributeProblems: [],
+          unreadable: error.problem,
+        };
+        return { object, children: [] };
+      }
     }));
     objects.push(
       ...read.map(({ object }) => object).filter((o) => !o.committedType),

@@ -115,6 +115,10 @@ export async function readZarrView(
   const prefix = (p: string) => p === "" ? "" : `${p}/`;
   await Promise.all(objects.map(async (object) => {
     const { dataset } = object;
+    if (object.unreadable !== undefined) {
+      view.problems.push({ path: object.path, reason: object.unreadable });
+      return;
+    }
     for (const reason of object.attributeProblems) {
       view.problems.push({
         path: object.path === "" ? "/" : object.path,
