@@ -5,7 +5,6 @@
  */
 
 import type { Cursor } from "./cursor.ts";
-import { decodeNumbers } from "./values.ts";
 
 /** A datatype as far as Zarr needs it. */
 export interface Datatype {
@@ -142,10 +141,18 @@ function enumMembers(
     if (version < 3) c.skip((8 - ((c.pos - start) % 8)) % 8);
     return name;
   });
-  const values = decodeNumbers(base, c.take(count * base.size), count)!;
-  return Object.fromEntries(
-    names.map((name, i) => [name, values[i] as number]),
-  );
+  return Object.fromEntries(names.map((name) => [name, integer(c, base)]));
+}
+
+/** One integer of type `base` from `c`. */
+function integer(c: Cursor, base: Datatype): number {
+  const bytes = c.take(base.size);
+  let value = 0;
+  for (let i = 0; i < base.size; i++) {
+    value = value * 256 + bytes[base.bigEndian ? i : base.size - 1 - i];
+  }
+  const top = 2 ** (8 * base.size);
+  return base.signed && value >= top / 2 ? value - top : value;
 }
 
 function unsupported(cls: number, size: number, what: string): Datatype {
