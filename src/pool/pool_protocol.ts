@@ -25,6 +25,7 @@ import {
   WorkerCrashedError,
 } from "../base/errors.ts";
 import { CoordinatorError } from "../fleet/coordinator_error.ts";
+import { FormatError } from "../base/format_error.ts";
 import {
   Hdf5FormatError,
   Hdf5UnsupportedError,
@@ -172,6 +173,7 @@ export interface PlainError {
 const CLASSES: Record<string, { prototype: Error }> = {
   CoordinatorError,
   DeaccessionedError,
+  FormatError,
   NotFoundError,
   IsADirectoryError,
   ParquetFormatError,
