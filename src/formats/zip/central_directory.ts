@@ -8,6 +8,7 @@
 
 import { IsADirectoryError } from "../../base/errors.ts";
 import type { ByteSource } from "../source.ts";
+import { memberName, UNICODE_PATH } from "./member_names.ts";
 import { ZipFormatError } from "./zip_format_error.ts";
 
 /** Most bytes after the end record's signature: its 22 bytes and a longest comment. */
@@ -25,8 +26,10 @@ const ZIP64_EXTRA = 0x0001;
 
 /** One member as the central directory describes it. */
 export interface ZipEntry {
-  /** The name as stored (directories end in `/`). */
+  /** The name as text (directories end in `/`). */
   name: string;
+  /** The name's bytes as stored, which its local header must repeat. */
+  rawName: Uint8Array;
   /** General purpose flags; bit 0: encrypted. */
   flags: number;
   /** Compression method: 0 stored, 8 deflate. */
@@ -41,14 +44,16 @@ export interface ZipEntry {
   localHeaderOffset: number;
   /** The extra field's length in the central directory (the local one is often alike). */
   extraLength: number;
+  /** Where the next member's local header (or the central directory) starts. */
+  dataLimit: number;
+  /** A member whose local header is where this one's is, if any. */
+  sharesHeaderWith?: string;
 }
 
-/** The members, and where their data must end: the directory's start. */
+/** The members of an archive. */
 export interface CentralDirectory {
   /** The members in directory order. */
   entries: ZipEntry[];
-  /** Offset of the central directory: every member's data lies before it. */
-  dataEnd: number;
 }
 
 /** Reads the central directory of the archive at `path` of `source`. */
@@ -154,10 +159,14 @@ export async function readCentralDirectory(
     );
   }
   const directory = await bytesAt(directoryOffset, directorySize);
-  return {
-    entries: parseEntries(directory, record.entries, directoryOffset, path),
-    dataEnd: directoryOffset,
-  };
+  const entries = parseEntries(
+    directory,
+    record.entries,
+    directoryOffset,
+    path,
+  );
+  placeData(entries, directoryOffset);
+  return { entries };
 }
 
 /** Index of the last end record signature in `tail` whose record fits; -1 if none. */
@@ -181,7 +190,6 @@ function parseEntries(
   path: string,
 ): ZipEntry[] {
   const data = view(directory);
-  const names = new TextDecoder();
   const entries: ZipEntry[] = [];
   let at = 0;
   while (entries.length < count) {
@@ -204,24 +212,26 @@ function parseEntries(
     if (next > directory.length) {
       throw new ZipFormatError(path, "the central directory is truncated");
     }
-    const name = names.decode(
-      directory.subarray(at + 46, at + 46 + nameLength),
+    const rawName = directory.subarray(at + 46, at + 46 + nameLength);
+    const extra = directory.subarray(
+      at + 46 + nameLength,
+      at + 46 + nameLength + extraLength,
     );
+    const flags = data.getUint16(at + 8, true);
+    const name = memberName(rawName, flags, findExtra(extra, UNICODE_PATH));
     const entry: ZipEntry = {
       name,
-      flags: data.getUint16(at + 8, true),
+      rawName,
+      flags,
       method: data.getUint16(at + 10, true),
       crc32: data.getUint32(at + 16, true),
       compressedSize: data.getUint32(at + 20, true),
       size: data.getUint32(at + 24, true),
       localHeaderOffset: data.getUint32(at + 42, true),
       extraLength,
+      dataLimit: dataEnd,
     };
     let disk = data.getUint16(at + 34, true);
-    const extra = directory.subarray(
-      at + 46 + nameLength,
-      at + 46 + nameLength + extraLength,
-    );
     const zip64 = findExtra(extra, ZIP64_EXTRA);
     if (zip64 !== undefined) {
       // Only the fields saturated in the fixed part are there, in this order.
@@ -236,13 +246,13 @@ function parseEntries(
           );
         }
         field += 8;
-        return uint64(zip64, field - 8, path);
+        return uint64(view(zip64), field - 8, path);
       };
       entry.size = take(entry.size);
       entry.compressedSize = take(entry.compressedSize);
       entry.localHeaderOffset = take(entry.localHeaderOffset);
       if (disk === 0xffff && field + 4 <= zip64.byteLength) {
-        disk = zip64.getUint32(field, true);
+        disk = view(zip64).getUint32(field, true);
       }
     }
     if (disk !== 0) {
@@ -265,15 +275,39 @@ function parseEntries(
   return entries;
 }
 
+/**
+ * Sets each entry's `dataLimit`, the next local header's offset, and marks
+ * entries that share a local header: overlapping members, as a zip bomb
+ * makes them, are refused when read.
+ */
+function placeData(entries: ZipEntry[], dataEnd: number): void {
+  const byOffset = entries.toSorted((a, b) =>
+    a.localHeaderOffset - b.localHeaderOffset
+  );
+  let limit = dataEnd;
+  for (let i = byOffset.length - 1; i >= 0; i--) {
+    const entry = byOffset[i];
+    const next = byOffset[i + 1];
+    if (next?.localHeaderOffset === entry.localHeaderOffset) {
+      entry.sharesHeaderWith = next.name;
+      next.sharesHeaderWith ??= entry.name;
+    } else if (next !== undefined) {
+      limit = next.localHeaderOffset;
+    }
+    entry.dataLimit = limit;
+  }
+}
+
 /** The body of the extra field with header `id`, if `extra` has one. */
-function findExtra(extra: Uint8Array, id: number): DataView | undefined {
+export function findExtra(
+  extra: Uint8Array,
+  id: number,
+): Uint8Array | undefined {
   const data = view(extra);
   for (let at = 0; at + 4 <= extra.length;) {
     const length = data.getUint16(at + 2, true);
     if (data.getUint16(at, true) === id) {
-      return view(
-        extra.subarray(at + 4, Math.min(extra.length, at + 4 + length)),
-      );
+      return extra.subarray(at + 4, Math.min(extra.length, at + 4 + length));
     }
     at += 4 + length;
   }

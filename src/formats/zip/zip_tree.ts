@@ -275,21 +275,17 @@ export class ZipTree {
   }
 
   async #read(): Promise<Mounted> {
-    const { entries, dataEnd } = await readCentralDirectory(
-      this.source,
-      this.path,
-    );
+    const { entries } = await readCentralDirectory(this.source, this.path);
     const builder = RoutingTable.builder(this.#logger);
     entries.forEach((entry, id) => {
       const key = memberKey(entry.name, this.path);
-      if (!entry.name.endsWith("/")) {
-        builder.add({ path: key, id, size: entry.size });
-      }
+      if (entry.name.endsWith("/")) builder.addDirectory(key, id);
+      else builder.add({ path: key, id, size: entry.size });
     });
     return {
       table: builder.finish(),
       entries,
-      archive: new ZipArchive(this.source, this.path, dataEnd),
+      archive: new ZipArchive(this.source, this.path),
     };
   }
 
