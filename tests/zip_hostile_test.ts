@@ -1,0 +1,169 @@
+import {
+  deepStrictEqual,
+  equal,
+  match,
+  ok,
+  strictEqual,
+} from "node:assert/strict";
+import { runCapped } from "./memory_cap.ts";
+
+/** What a read of a hostile archive ended with, as the child reports it. */
+interface Outcome {
+  /** Per read: `"read"`, or the error's name, whether a ZipFormatError, its message. */
+  results: (
+    | { name: string; zip: boolean; member?: string; message: string }
+    | "read"
+  )[];
+  fetched: number;
+  archive: number;
+}
+
+/**
+ * Serves the archive that `make` (code over `zipArchive`, `repeatedDeflate`
+ * and `member`) gives as `bomb.zip` in a capped child, and runs `reads`
+ * (an array expression over `tree`) there.
+ */
+async function hostile(make: string, reads: string): Promise<Outcome> {
+  const run = await runCapped({
+    setup: `
+      const { RepoFs } = await import(REPO + "mod.ts");
+      const { startEmulator } = await import(REPO + "emulator.ts");
+      const { head } = await import(REPO + "text.ts");
+      const { zipTree, ZipFormatError } = await import(REPO + "zip.ts");
+      const { repeatedDeflate, zipArchive } = await import(REPO + "tests/zip_archive.ts");
+      const archive = ${make};
+      const emu = await startEmulator({ files: { "bomb.zip": archive } });
+      const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+      await fs.info("bomb.zip");
+      const tree = zipTree(fs, "bomb.zip");
+      const outcome = (read) => read.then(() => "read", (error) => ({
+        name: error.name,
+        zip: error instanceof ZipFormatError,
+        member: error.member,
+        message: error.message,
+      }));
+    `,
+    read: `(async () => {
+      emu.resetCounters();
+      const results = [];
+      for (const read of ${reads}) results.push(await outcome(read()));
+      return { results, fetched: emu.counters.storeBytes, archive: archive.length };
+    })()`,
+  }, 300);
+  strictEqual(run.code, 0, run.stderr);
+  strictEqual(run.killed, false, `peak ${run.peakMb} MB`);
+  ok(run.peakMb - run.baselineMb < 300, `${run.peakMb} vs ${run.baselineMb}`);
+  return run.result as Outcome;
+}
+
+/** 1 GiB of zeros deflated (about 1 MB), declared as `size` bytes in both headers. */
+const ZEROS = (size: number) =>
+  `(() => {
+    const member = repeatedDeflate("zeros.bin", new Uint8Array(1 << 20), 1024);
+    return zipArchive([{ ...member, size: ${size} }]);
+  })()`;
+
+Deno.test("a member that inflates past its declared size is refused there, by name, in whatever window", async () => {
+  const { results, fetched, archive } = await hostile(
+    ZEROS(1000),
+    `[
+      () => tree.catFile("zeros.bin"),
+      () => tree.catFile("zeros.bin", { start: 900, end: 1000 }),
+      () => new Response(tree.stream("zeros.bin")).arrayBuffer(),
+      () => head(tree, "zeros.bin", 1),
+    ]`,
+  );
+  equal(results.length, 4);
+  for (const result of results) {
+    ok(result !== "read" && result.zip, JSON.stringify(result));
+    equal(result.member, "zeros.bin");
+    match(
+      result.message,
+      /^Zip archive "bomb\.zip", member "zeros\.bin": its data holds more than the 1000 bytes the directory says$/,
+    );
+  }
+  ok(fetched < archive, `${fetched} of ${archive}`);
+});
+
+Deno.test("a local header naming another file than the central directory is refused, as Python's zipfile refuses it", async () => {
+  const { results } = await hostile(
+    `zipArchive([{
+      name: "report.txt", localName: "evil.sh", method: 0,
+      data: new TextEncoder().encode("rm -rf ~\\n"), size: 9,
+      crc32: (await import("node:zlib")).crc32("rm -rf ~\\n"),
+    }])`,
+    `[() => tree.catFile("report.txt"), () => tree.catFile("report.txt", { start: 0, end: 2 })]`,
+  );
+  for (const result of results) {
+    ok(result !== "read" && result.zip, JSON.stringify(result));
+    match(
+      result.message,
+      /member "report\.txt": its local header names "evil\.sh": the central directory and the local header disagree/,
+    );
+  }
+});
+
+Deno.test("a local header whose sizes disagree with the central directory is refused", async () => {
+  const { results } = await hostile(
+    `(() => {
+      const member = repeatedDeflate("zeros.bin", new Uint8Array(1 << 20), 1024);
+      return zipArchive([{ ...member, size: 1000, localSize: member.size }]);
+    })()`,
+    `[() => tree.catFile("zeros.bin", { start: 0, end: 10 })]`,
+  );
+  const [result] = results;
+  ok(result !== "read" && result.zip, JSON.stringify(result));
+  match(
+    result.message,
+    /its local header gives its sizes as \d+ compressed and 1073741824 uncompressed, the central directory as \d+ and 1000/,
+  );
+});
+
+Deno.test("300 entries sharing one local header (the overlapping-member bomb) are each refused", async () => {
+  const { results, fetched } = await hostile(
+    `(() => {
+      const member = repeatedDeflate("m000", new Uint8Array(1 << 20), 100);
+      return zipArchive(Array.from({ length: 300 }, (_, i) => ({
+        ...member,
+        name: "m" + String(i).padStart(3, "0"),
+        ...(i > 0 ? { sharesHeaderOf: 0 } : {}),
+      })));
+    })()`,
+    `Array.from({ length: 300 }, (_, i) => () => tree.catFile("m" + String(i).padStart(3, "0")))`,
+  );
+  equal(results.length, 300);
+  for (const [i, result] of results.entries()) {
+    ok(result !== "read" && result.zip, JSON.stringify(result));
+    match(
+      result.message,
+      /its local header is also member "m\d{3}"'s: members may not overlap/,
+    );
+    equal(result.member, `m${String(i).padStart(3, "0")}`);
+  }
+  ok(fetched < 64 * 1024, `${fetched}`);
+});
+
+Deno.test("a member whose data runs over the next member's local header is refused", async () => {
+  const { results } = await hostile(
+    `(() => {
+      const a = repeatedDeflate("a.bin", new Uint8Array(1 << 20), 4);
+      const b = repeatedDeflate("b.bin", new Uint8Array(1 << 20), 4);
+      const archive = zipArchive([a, b]);
+      // a's compressed size, in its directory entry and local header, taken to cover b.
+      const view = new DataView(archive.buffer);
+      const directory = view.getUint32(archive.length - 6, true);
+      const grown = a.data.length + 100;
+      view.setUint32(18, grown, true);
+      view.setUint32(directory + 20, grown, true);
+      return archive;
+    })()`,
+    `[() => tree.catFile("a.bin"), () => tree.catFile("b.bin")]`,
+  );
+  const [a, b] = results;
+  ok(a !== "read" && a.zip, JSON.stringify(a));
+  match(
+    a.message,
+    /member "a\.bin": its data \(\d+ bytes from \d+\) runs past \d+, where the next member or the central directory starts: members may not overlap/,
+  );
+  deepStrictEqual(b, "read");
+});
