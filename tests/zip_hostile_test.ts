@@ -5,7 +5,18 @@ import {
   ok,
   strictEqual,
 } from "node:assert/strict";
+import { RepoFs } from "../mod.ts";
+import { startEmulator } from "../emulator.ts";
+import { ZipFormatError, zipTree } from "../zip.ts";
 import { runCapped } from "./memory_cap.ts";
+
+const FIXTURES = new URL("../fixtures/zip/", import.meta.url);
+/** Archives and a compressed member of each: deflate, Deflate64, Zstandard. */
+const DAMAGED = [
+  ["plain.zip", "tables/data.csv"],
+  ["deflate64.zip", "tables/data.csv"],
+  ["zstd.zip", "tables/data.csv"],
+] as const;
 
 /** What a read of a hostile archive ended with, as the child reports it. */
 interface Outcome {
@@ -166,4 +177,52 @@ Deno.test("a member whose data runs over the next member's local header is refus
     /member "a\.bin": its data \(\d+ bytes from \d+\) runs past \d+, where the next member or the central directory starts: members may not overlap/,
   );
   deepStrictEqual(b, "read");
+});
+
+Deno.test("damaged members leave no promise to reject unhandled: read whole, in windows, streamed and cancelled, at once", async () => {
+  const unhandled: unknown[] = [];
+  const listener = (event: PromiseRejectionEvent) => {
+    event.preventDefault();
+    unhandled.push(event.reason);
+  };
+  globalThis.addEventListener("unhandledrejection", listener);
+  try {
+    const files: Record<string, Uint8Array> = {};
+    for (const [archive, member] of DAMAGED) {
+      const bytes = await Deno.readFile(new URL(archive, FIXTURES));
+      const at = new TextDecoder("latin1").decode(bytes).indexOf(member) +
+        member.length;
+      bytes.fill(0xff, at + 600, at + 700);
+      files[archive] = bytes;
+    }
+    await using emu = await startEmulator({ files });
+    const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+    for (const [archive, member] of DAMAGED) {
+      const tree = zipTree(fs, archive);
+      const stream = tree.stream(member).getReader();
+      const outcomes = await Promise.allSettled([
+        tree.catFile(member),
+        tree.catFile(member, { start: 0, end: 100 }).then(() =>
+          tree.catFile(member, { start: 100, end: 60_000 })
+        ),
+        tree.catFile(member, { start: 50_000, end: 50_001 }),
+        stream.read().then(() => stream.cancel()),
+        new Response(tree.stream(member)).arrayBuffer(),
+      ]);
+      const refusals = outcomes.filter((outcome) =>
+        outcome.status === "rejected"
+      );
+      ok(refusals.length >= 3, `${archive}: ${refusals.length} refused`);
+      for (const refusal of refusals) {
+        const reason = (refusal as PromiseRejectedResult).reason;
+        ok(reason instanceof ZipFormatError, `${archive}: ${reason}`);
+        equal(reason.member, member);
+      }
+    }
+    // Rejections left unhandled are reported after the current task.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    deepStrictEqual(unhandled, []);
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", listener);
+  }
 });
