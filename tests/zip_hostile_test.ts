@@ -226,3 +226,50 @@ Deno.test("damaged members leave no promise to reject unhandled: read whole, in 
     globalThis.removeEventListener("unhandledrejection", listener);
   }
 });
+
+Deno.test("archives with bytes changed in their headers fail only with a ZipFormatError (or a tree's own NotFound), never a bare TypeError or RangeError", async () => {
+  let seed = 34;
+  const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const originals = await Promise.all(
+    ["plain.zip", "deflate64.zip", "zstd.zip", "unicode.zip", "zip64.zip"].map(
+      (name) => Deno.readFile(new URL(name, FIXTURES)),
+    ),
+  );
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < 60; i++) {
+    const bytes = originals[i % originals.length].slice();
+    for (let changes = 1 + i % 4; changes > 0; changes--) {
+      // Into the directory and end record, or the first local header.
+      const at = random() < 0.6
+        ? bytes.length - 1 - Math.floor(random() * 2000)
+        : Math.floor(random() * 200);
+      bytes[Math.max(0, at)] = Math.floor(random() * 256);
+    }
+    files[`${i}.zip`] = bytes;
+  }
+  await using emu = await startEmulator({ files });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const others: string[] = [];
+  let refused = 0;
+  const attempt = async (read: () => Promise<unknown>) => {
+    try {
+      await read();
+    } catch (error) {
+      if (error instanceof ZipFormatError) refused++;
+      else if ((error as Error).name !== "NotFoundError") {
+        others.push(String(error));
+      }
+    }
+  };
+  for (const archive of Object.keys(files)) {
+    const tree = zipTree(fs, archive);
+    let names: string[] = [];
+    await attempt(async () => names = await tree.find(""));
+    for (const name of names) {
+      await attempt(() => tree.catFile(name));
+      await attempt(() => tree.catFile(name, { start: 5, end: 3000 }));
+    }
+  }
+  deepStrictEqual(others, []);
+  ok(refused > 10, `${refused} refusals`);
+});
