@@ -2,7 +2,7 @@ import { deepStrictEqual, equal, ok, strictEqual } from "node:assert/strict";
 import zlib from "node:zlib";
 import { RepoFs } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
-import { head, lines } from "../text.ts";
+import { head, lines, tail } from "../text.ts";
 import { zipTree } from "../zip.ts";
 import { runCapped } from "./memory_cap.ts";
 import { repeatedDeflate, zipArchive } from "./zip_archive.ts";
@@ -27,7 +27,7 @@ function csvBlock(): { block: Uint8Array; lines: string[] } {
   return { block, lines: rows };
 }
 
-Deno.test("a 256 MiB deflated CSV in a zip: lines, head and windows in increasing order fetch its compressed bytes once", async () => {
+Deno.test("a 256 MiB deflated CSV in a zip: lines (in windows), tail, head, stream and windows in increasing order fetch its compressed bytes once", async () => {
   const { block, lines: blockLines } = csvBlock();
   const times = 256;
   const member = repeatedDeflate("big.csv", block, times);
@@ -37,18 +37,34 @@ Deno.test("a 256 MiB deflated CSV in a zip: lines, head and windows in increasin
   await fs.info("data.zip");
   const compressed = member.data.length;
 
+  // Lines by windows of 64 MiB and a bit, as input splits read them: each window
+  // starts a byte before the last one's end and reads past it to its line's end.
   emu.resetCounters();
+  const byWindow = zipTree(fs, "data.zip");
   let count = 0;
   let last = "";
-  for await (const line of lines(zipTree(fs, "data.zip"), "big.csv")) {
-    if (count < blockLines.length) equal(line, blockLines[count]);
-    count++;
-    last = line;
+  const split = 64 * MiB + 1000;
+  for (let start = 0; start < member.size; start += split) {
+    const window = { start, end: start + split };
+    for await (const line of lines(byWindow, "big.csv", window)) {
+      if (count < blockLines.length) equal(line, blockLines[count]);
+      count++;
+      last = line;
+    }
   }
   equal(count, blockLines.length * times);
   equal(last, blockLines.at(-1));
   const byLines = emu.counters.storeBytes;
   ok(byLines <= compressed + SLACK, `lines: ${byLines} of ${compressed}`);
+
+  // tail steps back from the end: served from what the last pass decoded.
+  emu.resetCounters();
+  const tree = zipTree(fs, "data.zip");
+  deepStrictEqual(await tail(tree, "big.csv", 2), blockLines.slice(-2));
+  ok(
+    emu.counters.storeBytes <= compressed + SLACK,
+    `tail: ${emu.counters.storeBytes} of ${compressed}`,
+  );
 
   emu.resetCounters();
   deepStrictEqual(
@@ -59,7 +75,6 @@ Deno.test("a 256 MiB deflated CSV in a zip: lines, head and windows in increasin
 
   // Windows of 3 MiB + 1 byte, in order, to the end: the CRC-32 is checked there.
   emu.resetCounters();
-  const tree = zipTree(fs, "data.zip");
   const window = 3 * MiB + 1;
   let crc = 0;
   for (let start = 0; start < member.size; start += window) {

@@ -2,8 +2,9 @@
  * A member's bytes, read by range from its archive: a stored member's range
  * maps onto the archive's; a compressed member is decoded from its start,
  * its data read in growing pieces, and where a read stops its decoder is
- * kept (a few per archive), so that the next window from there on goes on
- * from it: a member read in increasing windows is decoded once. Decoding
+ * kept (a few per archive) with the last bytes it gave, so that a next
+ * window from a little before there on goes on from it: a member read in
+ * increasing windows is decoded once. Decoding
  * stops past the directory's size; a read that reaches the member's end is
  * checked against its CRC-32, as is a whole stored member.
  *
@@ -13,6 +14,7 @@
 import type { ByteSource } from "../source.ts";
 import type { ZipEntry } from "./central_directory.ts";
 import { crc32 } from "./crc32.ts";
+import { DecodedHistory } from "./decoded_history.ts";
 import { DECODED_METHODS, openDecoder } from "./decoders.ts";
 import { readLocalHeader } from "./local_header.ts";
 import { ZipFormatError } from "./zip_format_error.ts";
@@ -58,6 +60,8 @@ interface Cursor {
   at: number;
   /** Decoded bytes not yet given out. */
   rest: Uint8Array;
+  /** The last bytes given out (or skipped), before `at`. */
+  history: DecodedHistory;
   /** The CRC-32 of all the bytes decoded. */
   crc: number;
   reading: Reading;
@@ -152,6 +156,9 @@ export class ZipArchive {
     cursor.reading.signal = signal;
     let kept = false;
     try {
+      if (start < cursor.at) {
+        yield cursor.history.slice(start, Math.min(end, cursor.at));
+      }
       while (cursor.at < end) {
         if (cursor.rest.length === 0) {
           await this.#next(entry, cursor);
@@ -160,18 +167,18 @@ export class ZipArchive {
         const skip = Math.max(0, start - cursor.at);
         const take = Math.min(cursor.rest.length, end - cursor.at);
         const given = cursor.rest.subarray(skip, take);
+        cursor.history.append(cursor.rest.subarray(0, take));
         cursor.rest = cursor.rest.subarray(take);
         cursor.at += take;
         if (given.length > 0) yield given;
       }
-      if (cursor.at < entry.size) {
-        this.#keep(entry, cursor);
-        kept = true;
-        return;
+      if (cursor.at === entry.size) {
+        // The member's end: nothing may follow, and the CRC-32 must hold.
+        while (await this.#next(entry, cursor));
+        this.#checkCrc(entry, cursor.crc);
       }
-      // The member's end: nothing may follow, and the CRC-32 must hold.
-      while (await this.#next(entry, cursor));
-      this.#checkCrc(entry, cursor.crc);
+      this.#keep(entry, cursor);
+      kept = true;
     } finally {
       if (!kept) await cursor.outputs.return(undefined).catch(() => {});
     }
@@ -203,7 +210,7 @@ export class ZipArchive {
 
   #takeCursor(entry: ZipEntry, start: number): Cursor | undefined {
     const cursor = this.#cursors.get(entry);
-    if (cursor === undefined || cursor.at > start) return undefined;
+    if (cursor === undefined || cursor.history.start > start) return undefined;
     this.#cursors.delete(entry);
     return cursor;
   }
@@ -239,6 +246,7 @@ export class ZipArchive {
       outputs: this.#decode(entry, raw),
       at: 0,
       rest: new Uint8Array(0),
+      history: new DecodedHistory(entry.size),
       crc: 0,
       reading,
     };
