@@ -22,7 +22,8 @@ const END_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
 const ZIP64_END_SIGNATURE = 0x06064b50;
 const ENTRY_SIGNATURE = 0x02014b50;
-const ZIP64_EXTRA = 0x0001;
+/** The zip64 extended information extra field's id. */
+export const ZIP64_EXTRA = 0x0001;
 
 /** One member as the central directory describes it. */
 export interface ZipEntry {

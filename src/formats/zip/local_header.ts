@@ -8,7 +8,12 @@
  */
 
 import type { ByteSource } from "../source.ts";
-import { findExtra, view, type ZipEntry } from "./central_directory.ts";
+import {
+  findExtra,
+  view,
+  ZIP64_EXTRA,
+  type ZipEntry,
+} from "./central_directory.ts";
 
 const LOCAL_SIGNATURE = 0x04034b50;
 /** Bytes allowed for a local extra field longer than the directory's. */
@@ -95,7 +100,7 @@ function checkSizes(
 ): void {
   let compressed = header.getUint32(18, true);
   let size = header.getUint32(22, true);
-  const zip64 = findExtra(extra, 0x0001);
+  const zip64 = findExtra(extra, ZIP64_EXTRA);
   if (zip64 !== undefined) {
     const fields = view(zip64);
     let at = 0;
