@@ -30,11 +30,15 @@ interface Outcome {
 }
 
 /**
- * Serves the archive that `make` (code over `zipArchive`, `repeatedDeflate`
- * and `member`) gives as `bomb.zip` in a capped child, and runs `reads`
- * (an array expression over `tree`) there.
+ * Serves the archive that `make` (code over `zipArchive` and
+ * `repeatedDeflate`) gives as `bomb.zip` (or as `files` says) in a capped
+ * child, and runs `reads` (an array expression over `tree` and `fs`) there.
  */
-async function hostile(make: string, reads: string): Promise<Outcome> {
+async function hostile(
+  make: string,
+  reads: string,
+  files = `{ "bomb.zip": archive }`,
+): Promise<Outcome> {
   const run = await runCapped({
     setup: `
       const { RepoFs } = await import(REPO + "mod.ts");
@@ -43,9 +47,9 @@ async function hostile(make: string, reads: string): Promise<Outcome> {
       const { zipTree, ZipFormatError } = await import(REPO + "zip.ts");
       const { repeatedDeflate, zipArchive } = await import(REPO + "tests/zip_archive.ts");
       const archive = ${make};
-      const emu = await startEmulator({ files: { "bomb.zip": archive } });
+      const emu = await startEmulator({ files: ${files} });
       const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-      await fs.info("bomb.zip");
+      await fs.ls("");
       const tree = zipTree(fs, "bomb.zip");
       const outcome = (read) => read.then(() => "read", (error) => ({
         name: error.name,
@@ -272,4 +276,50 @@ Deno.test("archives with bytes changed in their headers fail only with a ZipForm
   }
   deepStrictEqual(others, []);
   ok(refused > 10, `${refused} refusals`);
+});
+
+Deno.test("Deflate64 and Zstandard members that decode past their declared size are refused there; a Zstandard window past zstd's limit is refused", async () => {
+  const { results } = await hostile(
+    `(() => {
+      const shrink = (name) => {
+        const bytes = Deno.readFileSync(new URL("fixtures/zip/" + name, REPO));
+        const text = new TextDecoder("latin1").decode(bytes);
+        const view = new DataView(bytes.buffer);
+        // zeros.bin (200,000 bytes) said to be 1,000, in both headers.
+        view.setUint32(text.indexOf("zeros.bin") - 30 + 22, 1000, true);
+        view.setUint32(text.lastIndexOf("zeros.bin") - 46 + 24, 1000, true);
+        return bytes;
+      };
+      return { deflate64: shrink("deflate64.zip"), zstd: shrink("zstd.zip") };
+    })()`,
+    `[
+      () => zipTree(fs, "deflate64.zip").catFile("zeros.bin"),
+      () => zipTree(fs, "zstd.zip").catFile("zeros.bin", { start: 0, end: 1000 }),
+      () => zipTree(fs, "wide.zip").catFile("wide.bin"),
+    ]`,
+    `{
+      "deflate64.zip": archive.deflate64,
+      "zstd.zip": archive.zstd,
+      // A frame asking a 1 GiB window (descriptor 0xa0), then one raw block.
+      "wide.zip": zipArchive([{
+        name: "wide.bin", method: 93, size: 5,
+        crc32: (await import("node:zlib")).crc32("hello"),
+        data: Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xa0, 0x29, 0x00, 0x00,
+          ...new TextEncoder().encode("hello")),
+      }]),
+    }`,
+  );
+  const [deflate64, zstd, wide] = results;
+  for (const result of [deflate64, zstd]) {
+    ok(result !== "read" && result.zip, JSON.stringify(result));
+    match(
+      result.message,
+      /member "zeros\.bin": its data holds more than the 1000 bytes/,
+    );
+  }
+  ok(wide !== "read" && wide.zip, JSON.stringify(wide));
+  match(
+    wide.message,
+    /member "wide\.bin": its Zstandard data is damaged \(its frame asks a window of 1073741824 bytes/,
+  );
 });
