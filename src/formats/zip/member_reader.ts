@@ -23,6 +23,9 @@ import { ZipFormatError } from "./zip_format_error.ts";
 const WITH_HEADER = 64 * 1024;
 const SMALLEST_PIECE = 16 * 1024;
 const LARGEST_PIECE = 4 * 1024 * 1024;
+/** The output aimed at for one bit of input, and the smallest bit fed. */
+const OUTPUT_AIM = 1024 * 1024;
+const SMALLEST_FEED = 256;
 /** Decoders kept per archive for reads that go on where one stopped. */
 const KEPT_CURSORS = 4;
 
@@ -254,7 +257,8 @@ export class ZipArchive {
 
   /**
    * The decoded bytes of `entry` from its `raw` data, fed to its decoder a
-   * bit at a time, as one bit can inflate to a thousand times its size.
+   * bit at a time, as one bit can inflate to a thousand times its size: the
+   * bits shrink as far as needed for pieces of about 1 MiB.
    */
   async *#decode(
     entry: ZipEntry,
@@ -263,12 +267,15 @@ export class ZipArchive {
     const decoder = openDecoder(entry.method);
     const method = DECODED_METHODS.get(entry.method);
     let fed = 0;
+    let feed = decoder.feed;
     try {
       for await (const piece of raw) {
-        for (let at = 0; at < piece.length; at += decoder.feed) {
-          const bit = piece.subarray(at, at + decoder.feed);
+        for (let at = 0; at < piece.length;) {
+          const bit = piece.subarray(at, at + feed);
+          at += bit.length;
           fed += bit.length;
           const outputs = decoder.push(bit, fed === entry.compressedSize);
+          let out = 0;
           for (;;) {
             let next: IteratorResult<Uint8Array>;
             try {
@@ -281,8 +288,14 @@ export class ZipArchive {
               );
             }
             if (next.done) break;
+            out += next.value.length;
             yield next.value;
           }
+          // A bit that inflated to more than OUTPUT_AIM is followed by a smaller one.
+          feed = Math.max(
+            SMALLEST_FEED,
+            Math.min(decoder.feed, Math.floor(bit.length * OUTPUT_AIM / out)),
+          );
         }
       }
     } finally {
