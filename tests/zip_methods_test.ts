@@ -155,3 +155,14 @@ Deno.test("damaged Deflate64 and Zstandard data is refused by name", async () =>
       error.cause instanceof Error,
   );
 });
+
+Deno.test("yauzl's archive with four Unicode Path fields, the first without a name: named 七个房间.txt, as yauzl's test expects", async () => {
+  const archive = await Deno.readFile(
+    new URL("yauzl/unicode-path-extra-field.zip", FIXTURES),
+  );
+  await using emu = await startEmulator({ files: { "u.zip": archive } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const tree = zipTree(fs, "u.zip");
+  deepStrictEqual(await tree.find(""), ["七个房间.txt"]);
+  equal((await tree.catFile("七个房间.txt")).length, 0);
+});

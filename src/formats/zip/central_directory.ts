@@ -219,7 +219,7 @@ function parseEntries(
       at + 46 + nameLength + extraLength,
     );
     const flags = data.getUint16(at + 8, true);
-    const name = memberName(rawName, flags, findExtra(extra, UNICODE_PATH));
+    const name = memberName(rawName, flags, extraFields(extra, UNICODE_PATH));
     const entry: ZipEntry = {
       name,
       rawName,
@@ -299,20 +299,24 @@ function placeData(entries: ZipEntry[], dataEnd: number): void {
   }
 }
 
-/** The body of the extra field with header `id`, if `extra` has one. */
+/** The body of the first extra field with header `id`, if `extra` has one. */
 export function findExtra(
   extra: Uint8Array,
   id: number,
 ): Uint8Array | undefined {
+  return extraFields(extra, id).next().value ?? undefined;
+}
+
+/** The bodies of the extra fields with header `id`, in order. */
+function* extraFields(extra: Uint8Array, id: number): Generator<Uint8Array> {
   const data = view(extra);
   for (let at = 0; at + 4 <= extra.length;) {
     const length = data.getUint16(at + 2, true);
     if (data.getUint16(at, true) === id) {
-      return extra.subarray(at + 4, Math.min(extra.length, at + 4 + length));
+      yield extra.subarray(at + 4, Math.min(extra.length, at + 4 + length));
     }
     at += 4 + length;
   }
-  return undefined;
 }
 
 function uint64(data: DataView, at: number, path: string): number {

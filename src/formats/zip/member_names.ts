@@ -21,22 +21,23 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const utf8 = new TextDecoder();
 
 /**
- * The text of `raw`, the name of an entry with `flags`; `unicode` is the
- * body of its Unicode Path field, if it has one.
+ * The text of `raw`, the name of an entry with `flags`; `unicodePaths` are
+ * the bodies of its Unicode Path fields: the first of version 1 with a name
+ * and the raw name's CRC-32 gives it, as Info-ZIP and yauzl read them.
  */
 export function memberName(
   raw: Uint8Array,
   flags: number,
-  unicode?: Uint8Array,
+  unicodePaths: Iterable<Uint8Array>,
 ): string {
-  if (
-    unicode !== undefined && unicode.length >= 5 && unicode[0] === 1 &&
-    new DataView(unicode.buffer, unicode.byteOffset + 1, 4).getUint32(
-        0,
-        true,
-      ) === crc32(raw)
-  ) {
-    return utf8.decode(unicode.subarray(5));
+  for (const field of unicodePaths) {
+    if (
+      field.length > 5 && field[0] === 1 &&
+      new DataView(field.buffer, field.byteOffset + 1, 4).getUint32(0, true) ===
+        crc32(raw)
+    ) {
+      return utf8.decode(field.subarray(5));
+    }
   }
   if (flags & UTF8_FLAG) return utf8.decode(raw);
   try {
