@@ -19,6 +19,7 @@ import { type ByteSource, ZipFormatError, zipTree } from "../zip.ts";
 import { crc32 } from "../src/formats/zip/crc32.ts";
 import { collect } from "../src/content/content.ts";
 import { bounded } from "./support.ts";
+import { zipArchive } from "./zip_archive.ts";
 
 interface Member {
   size: number;
@@ -502,4 +503,34 @@ Deno.test("a refused member leaves the rest of the archive readable", async () =
     (await crcChanged.catFile(CSV, { start: 0, end: 10 })).length,
     10,
   );
+});
+
+Deno.test("bytes before the end record that only look like a zip64 locator (a member's comment) leave the end record to hold, as Python's zipfile reads them", async () => {
+  const text = new TextEncoder().encode("hello, zip\n");
+  const base = zipArchive([{
+    name: "hi.txt",
+    method: 0,
+    data: text,
+    size: text.length,
+    crc32: crc32(text),
+  }]);
+  const end = base.length - 22;
+  const directory = new DataView(base.buffer).getUint32(end + 16, true);
+  // The entry's comment: a locator's signature, disk 0, offset 0, 1 disk.
+  const comment = new Uint8Array(20);
+  const fake = new DataView(comment.buffer);
+  fake.setUint32(0, 0x07064b50, true);
+  fake.setUint32(16, 1, true);
+  const archive = new Uint8Array(base.length + 20);
+  archive.set(base.subarray(0, end));
+  archive.set(comment, end);
+  archive.set(base.subarray(end), end + 20);
+  const view = new DataView(archive.buffer);
+  view.setUint16(directory + 32, 20, true);
+  view.setUint32(end + 20 + 12, end + 20 - directory, true);
+  const { emu, fs } = await serve({ "c.zip": archive });
+  await using _ = emu;
+  const tree = zipTree(fs, "c.zip");
+  deepStrictEqual(await tree.find(""), ["hi.txt"]);
+  deepStrictEqual(await tree.catFile("hi.txt"), text);
 });

@@ -15,6 +15,8 @@ import { ZipFormatError } from "./zip_format_error.ts";
 const MAX_END_RECORD = 22 + 0xffff;
 /** The zip64 locator stands just before the end record. */
 const LOCATOR_LENGTH = 20;
+/** The zip64 end record's fixed part. */
+const ZIP64_END_LENGTH = 56;
 /** The first tail read: enough for the end record and a small directory. */
 const FIRST_TAIL = 8192;
 
@@ -130,22 +132,29 @@ export async function readCentralDirectory(
     if (locator.getUint32(4, true) !== 0 || locator.getUint32(16, true) > 1) {
       fail("it spans several disks (multi-disk archives are not read)");
     }
-    const at = uint64(locator, 8, path);
-    const zip64 = view(await bytesAt(at, 56));
-    if (zip64.getUint32(0, true) !== ZIP64_END_SIGNATURE) {
+    const pointed = uint64(locator, 8, path);
+    const candidate = pointed + ZIP64_END_LENGTH <= endRecordAt - LOCATOR_LENGTH
+      ? view(await bytesAt(pointed, ZIP64_END_LENGTH))
+      : undefined;
+    const zip64 = candidate?.getUint32(0, true) === ZIP64_END_SIGNATURE
+      ? candidate
+      : undefined;
+    if (zip64 !== undefined) {
+      record = {
+        disk: zip64.getUint32(16, true),
+        directoryDisk: zip64.getUint32(20, true),
+        entriesHere: uint64(zip64, 24, path),
+        entries: uint64(zip64, 32, path),
+        directorySize: uint64(zip64, 40, path),
+        directoryOffset: uint64(zip64, 48, path),
+        at: pointed,
+      };
+    } else if (saturated(record)) {
       fail(
-        `no zip64 end of central directory record at ${at}, where the locator points`,
+        `no zip64 end of central directory record at ${pointed}, where the locator points`,
       );
     }
-    record = {
-      disk: zip64.getUint32(16, true),
-      directoryDisk: zip64.getUint32(20, true),
-      entriesHere: uint64(zip64, 24, path),
-      entries: uint64(zip64, 32, path),
-      directorySize: uint64(zip64, 40, path),
-      directoryOffset: uint64(zip64, 48, path),
-      at,
-    };
+    // Else the "locator" is bytes of a member's name or comment: the end record holds.
   }
   if (
     record.disk !== 0 || record.directoryDisk !== 0 ||
@@ -168,6 +177,18 @@ export async function readCentralDirectory(
   );
   placeData(entries, directoryOffset);
   return { entries };
+}
+
+/** Whether an end record field is at its largest: the zip64 record must hold the value. */
+function saturated(record: {
+  disk: number;
+  entries: number;
+  directorySize: number;
+  directoryOffset: number;
+}): boolean {
+  return record.disk === 0xffff || record.entries === 0xffff ||
+    record.directorySize === 0xffffffff ||
+    record.directoryOffset === 0xffffffff;
 }
 
 /** Index of the last end record signature in `tail` whose record fits; -1 if none. */
