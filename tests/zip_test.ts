@@ -534,3 +534,38 @@ Deno.test("bytes before the end record that only look like a zip64 locator (a me
   deepStrictEqual(await tree.find(""), ["hi.txt"]);
   deepStrictEqual(await tree.catFile("hi.txt"), text);
 });
+
+Deno.test("a member whose name holds a NUL is left out with a warning; the rest of the archive reads", async () => {
+  const text = new TextEncoder().encode("kept\n");
+  const member = (name: string) => ({
+    name,
+    method: 0,
+    data: text,
+    size: text.length,
+    crc32: crc32(text),
+  });
+  const { emu, fs } = await serve({
+    "n.zip": zipArchive([member("a.txt\0.exe"), member("b.txt")]),
+  });
+  await using _ = emu;
+  const warnings: string[] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (line: string) => warnings.push(line),
+  };
+  const tree = zipTree(fs, "n.zip", { logger });
+  deepStrictEqual(await tree.find(""), ["b.txt"]);
+  deepStrictEqual(await tree.catFile("b.txt"), text);
+  equal(warnings.length, 1);
+  match(
+    warnings[0],
+    /left out: A dataset path may not contain a NUL character/,
+  );
+  // A NUL does not hide a name that would leave the tree: that is refused whole.
+  const { emu: emu2, fs: fs2 } = await serve({
+    "e.zip": zipArchive([member("../a\0"), member("b.txt")]),
+  });
+  await using _2 = emu2;
+  await rejects(zipTree(fs2, "e.zip").ls(""), /refused: .*"\.\." segment/);
+});

@@ -278,8 +278,11 @@ export class ZipTree {
     const { entries } = await readCentralDirectory(this.source, this.path);
     const builder = RoutingTable.builder(this.#logger);
     entries.forEach((entry, id) => {
-      const key = memberKey(entry.name, this.path);
-      if (entry.name.endsWith("/")) builder.addDirectory(key, id);
+      const key = memberKey(entry.name.replaceAll("\0", "_"), this.path);
+      if (entry.name.includes("\0")) {
+        // No path can name it: the table leaves it out, with a warning.
+        builder.add({ path: entry.name, id, size: entry.size });
+      } else if (entry.name.endsWith("/")) builder.addDirectory(key, id);
       else builder.add({ path: key, id, size: entry.size });
     });
     return {
