@@ -145,8 +145,20 @@ export function temporaryName(target: string): string {
 }
 
 /**
+ * The partial file of a resumable download to `target` (a fixed name,
+ * hidden, marked as {@linkcode temporaryName} marks it) and its record.
+ */
+export function resumeName(target: string): [string, string] {
+  const random = basename(temporaryName(target));
+  const kept = random.slice(0, random.lastIndexOf(PARTIAL_MARK));
+  const partial = join(dirname(target), `${kept}${PARTIAL_MARK}resume`);
+  return [partial, `${partial}.json`];
+}
+
+/**
  * Streams `opened` to a temporary name beside `target`, checks it against
- * the listing entry `file`, and renames it into place. `target` must be a
+ * the listing entry `file`, and renames it into place (removing what an
+ * interrupted resumable download to `target` kept). `target` must be a
  * path the caller has checked is safe to write.
  */
 export async function downloadToFile(
@@ -181,6 +193,10 @@ export async function downloadToFile(
     closed = true;
     const verified = verifyDownload(file, received, hash?.digest("hex"));
     await rename(temp, target);
+    // What an interrupted resumable download of it kept is of no use now.
+    await Promise.all(
+      resumeName(target).map((path) => rm(path, { force: true })),
+    ).catch(() => {});
     return { bytes: received, verified };
   } catch (error) {
     if (!closed) await handle.close().catch(() => {});

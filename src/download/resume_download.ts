@@ -15,7 +15,6 @@
 
 import { lstat, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import type { Hash } from "node:crypto";
-import { basename, dirname, join } from "node:path";
 import { RepoChangedError } from "../base/errors.ts";
 import { listedChecksum } from "../base/checksum.ts";
 import type { FileInfo } from "../base/types.ts";
@@ -24,9 +23,8 @@ import {
   checksumHash,
   type Downloaded,
   type DownloadToFileOptions,
-  PARTIAL_MARK,
   removedAfter,
-  temporaryName,
+  resumeName,
   verifyDownload,
 } from "./file_download.ts";
 import { prepareFolderOf } from "./folder_access.ts";
@@ -70,13 +68,6 @@ interface Kept {
 /** Verification failed: the partial file and its record are gone. */
 class NotVerified extends Error {}
 
-/** The partial file of a resumable download to `target`: a fixed name, hidden. */
-export function resumeName(target: string): string {
-  const random = basename(temporaryName(target));
-  const kept = random.slice(0, random.lastIndexOf(PARTIAL_MARK));
-  return join(dirname(target), `${kept}${PARTIAL_MARK}resume`);
-}
-
 /**
  * Downloads the listed `file` from `source` to `target`, going on from
  * the bytes an earlier interrupted download of it kept (see the module).
@@ -90,8 +81,7 @@ export async function resumeToFile(
 ): Promise<Downloaded> {
   options.signal?.throwIfAborted();
   await prepareFolderOf(target);
-  const partial = resumeName(target);
-  const record = `${partial}.json`;
+  const [partial, record] = resumeName(target);
   const job = { source, file, target, partial, record, options };
   const kept = await keptBytes(partial, record, file);
   try {
