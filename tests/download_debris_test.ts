@@ -177,7 +177,7 @@ Deno.test("get -o into a folder that cannot be written: one line, exit 1, no req
     equal(run.code, 1, run.stderr);
     const lines = run.stderr.trimEnd().split("\n");
     equal(lines.length, 1, run.stderr);
-    match(lines[0], /^repo-fs: the output folder .* cannot be made or written/);
+    match(lines[0], /^repo-fs: the output folder .* cannot be made or used/);
     equal(emu.counters.storeGets, 0);
     equal(emu.counters.storeRequests, 0);
     if (!root) {

@@ -279,3 +279,32 @@ Deno.test("a plain download of the file removes what an interrupted resumable on
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("an ingested tabular file, served longer than listed, is never resumed: it starts over whole", async () => {
+  const content = new TextEncoder().encode(
+    "a\tb\n" + "1\t2\n".repeat(1_000_000),
+  );
+  await using emu = await startEmulator({
+    files: {
+      "big.bin": {
+        content,
+        tabular: true,
+        listedSize: content.byteLength - 1000,
+      },
+    },
+    faults: slow,
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const tmp = await Deno.makeTempDir();
+  try {
+    const target = join(tmp, "big.bin");
+    await interrupted(fs, target, content.byteLength - 1000);
+    emu.faults.rules = [];
+    emu.resetCounters();
+    await fs.downloadToFile("big.bin", target, { resume: true });
+    deepStrictEqual(await Deno.readFile(target), content);
+    equal(emu.counters.storeBytes, content.byteLength);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

@@ -109,7 +109,7 @@ export class OutputRoot {
       return new OutputRoot(real);
     } catch (error) {
       throw new Error(
-        `the output folder ${dir} cannot be made or written: ${
+        `the output folder ${dir} cannot be made or used: ${
           errorMessage(error)
         }`,
         { cause: error },

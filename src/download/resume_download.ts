@@ -98,7 +98,8 @@ export async function resumeToFile(
 /**
  * The bytes kept at `partial` that a download may go on from: none (and
  * both files removed) without a record, with one of another listed file
- * or no validator, or with more bytes than listed.
+ * or no validator, with more bytes than listed, or for a file whose full
+ * size the listing does not give (none, or an ingested tabular file).
  */
 async function keptBytes(
   partial: string,
@@ -114,7 +115,8 @@ async function keptBytes(
     stat?.isFile() && found !== undefined &&
     JSON.stringify(found) ===
       JSON.stringify(recordOf(file, found.validators)) &&
-    (file.size === null || stat.size <= file.size)
+    // How long an ingested tabular file is served, the listing does not say.
+    file.size !== null && !file.tabular && stat.size <= file.size
   ) {
     return { bytes: stat.size, validators: found.validators };
   }
@@ -147,7 +149,7 @@ async function download(
   let recorded = kept.bytes > 0;
   let received = kept.bytes;
   try {
-    if (file.size === null || kept.bytes < file.size) {
+    if (kept.bytes === 0 || kept.bytes < file.size!) {
       const answer = source(kept.bytes, kept.validators, signal);
       for await (const chunk of answer.stream) {
         if (!recorded) recorded = await writeRecord(record, file, answer);
