@@ -192,7 +192,9 @@ async function writeRecord(
   if (validators.etag === null && validators.lastModified === null) {
     return false;
   }
-  await writeFile(path, JSON.stringify(recordOf(file, validators)));
+  await writeFile(path, JSON.stringify(recordOf(file, validators)), {
+    flag: "wx",
+  });
   return true;
 }
 
