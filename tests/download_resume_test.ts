@@ -308,3 +308,73 @@ Deno.test("an ingested tabular file, served longer than listed, is never resumed
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+/** Runs `get --resume` of big.bin into `out` and stops it with SIGINT once `fraction` of `size` is on disk. */
+async function interruptGet(
+  emu: Emulator,
+  out: string,
+  size: number,
+  fraction: number,
+): Promise<void> {
+  const child = getResume(emu, out);
+  await until(
+    async () =>
+      ((await Deno.stat(join(out, PARTIAL)).catch(() => null))?.size ?? 0) >=
+        fraction * size,
+    `${fraction * 100} % of the file on disk`,
+  );
+  child.kill("SIGINT");
+  const stopped = await child.output();
+  equal(stopped.code, 130, decoder.decode(stopped.stderr));
+}
+
+Deno.test({
+  name:
+    "get --resume after SIGINT with the object replaced in between gives the new object, verified, never a splice",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const before = patterned(32 * MiB, 8);
+    const after = patterned(32 * MiB, 9);
+    const trickle = {
+      rules: [{
+        route: "content" as const,
+        trickle: { bytes: 256 * 1024, everyMs: 10 },
+        times: Infinity,
+      }],
+    };
+    const tmp = await Deno.makeTempDir();
+    try {
+      // Listed anew with the new object's checksum: the record no longer matches.
+      const out = join(tmp, "listed");
+      {
+        await using emu = await startEmulator({
+          files: { "big.bin": before },
+          faults: trickle,
+        });
+        await interruptGet(emu, out, before.byteLength, 0.5);
+      }
+      {
+        await using emu = await startEmulator({ files: { "big.bin": after } });
+        const run = await getResume(emu, out).output();
+        equal(run.code, 0, decoder.decode(run.stderr));
+        equal(md5(await Deno.readFile(join(out, "big.bin"))), md5(after));
+        deepStrictEqual(await filesBelow(out), ["big.bin"]);
+      }
+      // The same listing (no checksum, same size), another object in the store: its ETag tells.
+      const same = join(tmp, "same");
+      await using emu = await startEmulator({
+        files: { "big.bin": { content: before, checksum: null } },
+        faults: trickle,
+      });
+      await interruptGet(emu, same, before.byteLength, 0.5);
+      emu.faults.rules = [];
+      emu.replaceContent("big.bin", after);
+      const run = await getResume(emu, same).output();
+      equal(run.code, 0, decoder.decode(run.stderr));
+      equal(md5(await Deno.readFile(join(same, "big.bin"))), md5(after));
+      deepStrictEqual(await filesBelow(same), ["big.bin"]);
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
