@@ -556,7 +556,7 @@ export class RepoFs {
     const content = this.#content;
     return await resumeToFile(
       (start, validators, signal) => {
-        const object = new SameObject(validators);
+        const object = new SameObject(validators, { ifRange: true });
         return {
           stream: content.stream(file, { start }, signal, object),
           validators: () => object.pinned,

@@ -73,9 +73,20 @@ for (const kind of ["RepoFs", "RepoFsPool"] as const) {
 
       emu.faults.rules = [];
       emu.resetCounters();
+      const asked: (string | null)[][] = [];
+      emu.faults.respond = (request, info) => {
+        if (info.route !== "content") return undefined;
+        asked.push(["range", "if-range"].map((h) => request.headers.get(h)));
+        return undefined;
+      };
       const done: Downloaded = await source.downloadToFile("big.bin", target, {
         resume: true,
       });
+      // The rest, asked for only if the object is still the recorded one.
+      deepStrictEqual(asked, [[
+        `bytes=${kept}-`,
+        `"${md5(content)}"`,
+      ]]);
       deepStrictEqual(done, { bytes: content.byteLength, verified: "md5" });
       ok(
         emu.counters.storeBytes <= content.byteLength - kept + MiB,
@@ -106,8 +117,17 @@ Deno.test("downloadToFile resume: the object replaced in between (another ETag, 
     await interrupted(fs, target, 4 * MiB);
     emu.faults.rules = [];
     emu.replaceContent("big.bin", after);
+    const statuses: number[] = [];
+    emu.faults.respond = async (_request, info) => {
+      if (info.route !== "content") return undefined;
+      const answer = await info.next();
+      statuses.push(answer.status);
+      return answer;
+    };
     const done = await fs.downloadToFile("big.bin", target, { resume: true });
     deepStrictEqual(done, { bytes: after.byteLength, verified: "size" });
+    // A 200 to the If-Range (the new object, whole) is refused; the download starts over.
+    equal(statuses[0], 200);
     equal(md5(await Deno.readFile(target)), md5(after));
     deepStrictEqual(await filesBelow(tmp), ["big.bin"]);
   } finally {

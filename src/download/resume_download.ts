@@ -4,8 +4,8 @@
  * file of a fixed name beside the target, with a record of what identifies
  * the object (its `ETag` or `Last-Modified`, the listed size and checksum).
  * A failed or aborted download keeps both; the next one hashes the kept
- * bytes, asks for the rest with a `Range` held to the recorded validators
- * (the store refuses a changed object, 412, and an answer with another
+ * bytes, asks for the rest with `Range` and `If-Range` naming the recorded
+ * validator (a changed object comes whole, 200, and an answer with another
  * validator is refused here), and renames the file only once the kept and
  * the new bytes verify together. A changed object, kept bytes that do not
  * verify, or a partial file without its record start over from byte 0.
