@@ -398,3 +398,73 @@ Deno.test({
     }
   },
 });
+
+Deno.test("while another download holds the kept bytes, a resumable one downloads on its own and leaves them alone", async () => {
+  const content = patterned(8 * MiB, 10);
+  await using emu = await startEmulator({
+    files: { "big.bin": { content, checksum: null } },
+    faults: slow,
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const tmp = await Deno.makeTempDir();
+  try {
+    const target = join(tmp, "big.bin");
+    await interrupted(fs, target, 2 * MiB);
+    const kept = await Deno.readFile(join(tmp, PARTIAL));
+    emu.faults.rules = [];
+    // A live holder: this process, just now.
+    const lock = join(tmp, `${PARTIAL}.lock`);
+    await Deno.writeTextFile(
+      lock,
+      JSON.stringify({ pid: Deno.pid, host: Deno.hostname() }),
+    );
+    emu.resetCounters();
+    await fs.downloadToFile("big.bin", target, { resume: true });
+    equal(emu.counters.storeBytes, content.byteLength);
+    equal(md5(await Deno.readFile(target)), md5(content));
+    deepStrictEqual(await Deno.readFile(join(tmp, PARTIAL)), kept);
+    deepStrictEqual((await filesBelow(tmp)).sort(), [
+      PARTIAL,
+      RECORD,
+      `${PARTIAL}.lock`,
+      "big.bin",
+    ]);
+
+    // Released: the next one goes on from the kept bytes.
+    await Deno.remove(lock);
+    await Deno.remove(target);
+    emu.resetCounters();
+    await fs.downloadToFile("big.bin", target, { resume: true });
+    equal(emu.counters.storeBytes, content.byteLength - kept.byteLength);
+    equal(md5(await Deno.readFile(target)), md5(content));
+    deepStrictEqual(await filesBelow(tmp), ["big.bin"]);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("two resumable downloads of one file at once both end with the file, never interleaved", async () => {
+  const content = patterned(16 * MiB, 11);
+  await using emu = await startEmulator({
+    // Only the size is listed: interleaved bytes would pass it.
+    files: { "big.bin": { content, checksum: null } },
+    faults: slow,
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const tmp = await Deno.makeTempDir();
+  try {
+    const target = join(tmp, "big.bin");
+    await interrupted(fs, target, 4 * MiB);
+    const results = await Promise.all([
+      fs.downloadToFile("big.bin", target, { resume: true }),
+      pool.downloadToFile("big.bin", target, { resume: true }),
+      pool.downloadToFile("big.bin", target, { resume: true }),
+    ]);
+    for (const result of results) equal(result.verified, "size");
+    equal(md5(await Deno.readFile(target)), md5(content));
+    deepStrictEqual(await filesBelow(tmp), ["big.bin"]);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

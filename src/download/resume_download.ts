@@ -9,13 +9,20 @@
  * validator is refused here), and renames the file only once the kept and
  * the new bytes verify together. A changed object, kept bytes that do not
  * verify, or a partial file without its record start over from byte 0.
+ * One download at a time writes the kept bytes of a file (a lock file
+ * beside them, see `src/base/file_lock.ts`); another at the same time
+ * downloads on its own to a temporary name, as a download without
+ * `resume` does.
  *
  * @module
  */
 
+import * as fs from "node:fs";
+import * as os from "node:os";
 import { lstat, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import type { Hash } from "node:crypto";
 import { RepoChangedError } from "../base/errors.ts";
+import { tryFileLock } from "../base/file_lock.ts";
 import { listedChecksum } from "../base/checksum.ts";
 import type { FileInfo } from "../base/types.ts";
 import { writeAll } from "../base/write_all.ts";
@@ -25,6 +32,7 @@ import {
   type DownloadToFileOptions,
   removedAfter,
   resumeName,
+  temporaryName,
   verifyDownload,
 } from "./file_download.ts";
 import { prepareFolderOf } from "./folder_access.ts";
@@ -50,6 +58,10 @@ export type ResumableSource = (
 };
 
 const FORMAT = "repo-fs-resume/1";
+/** A download touches its lock this often... */
+const LOCK_TOUCH_MS = 10_000;
+/** ...so that one this old was left by a process that died holding it. */
+const LOCK_STALE_MS = 60_000;
 
 /** What the record beside a partial file holds. */
 interface ResumeRecord {
@@ -83,15 +95,27 @@ export async function resumeToFile(
   await prepareFolderOf(target);
   const [partial, record] = resumeName(target);
   const job = { source, file, target, partial, record, options };
-  const kept = await keptBytes(partial, record, file);
+  const lock = tryFileLock({ fs, os }, `${partial}.lock`, LOCK_STALE_MS);
+  if (lock === undefined) {
+    // Another download is writing the kept bytes: this one keeps nothing.
+    const alone = { ...job, partial: temporaryName(target), record: undefined };
+    return await download(alone, { bytes: 0 });
+  }
+  const heartbeat = setInterval(() => lock.touch(), LOCK_TOUCH_MS);
   try {
-    return await download(job, kept);
-  } catch (error) {
-    const restart = kept.bytes > 0 && !options.signal?.aborted &&
-      (error instanceof RepoChangedError || error instanceof NotVerified);
-    if (!restart) throw error;
-    await removeBoth(partial, record);
-    return await download(job, { bytes: 0 });
+    const kept = await keptBytes(partial, record, file);
+    try {
+      return await download(job, kept);
+    } catch (error) {
+      const restart = kept.bytes > 0 && !options.signal?.aborted &&
+        (error instanceof RepoChangedError || error instanceof NotVerified);
+      if (!restart) throw error;
+      await removeBoth(partial, record);
+      return await download(job, { bytes: 0 });
+    }
+  } finally {
+    clearInterval(heartbeat);
+    lock.release();
   }
 }
 
@@ -131,7 +155,8 @@ async function download(
     file: FileInfo;
     target: string;
     partial: string;
-    record: string;
+    /** Where the object's record goes; none when the bytes are not kept. */
+    record: string | undefined;
     options: DownloadToFileOptions;
   },
   kept: Kept,
@@ -152,7 +177,9 @@ async function download(
     if (kept.bytes === 0 || kept.bytes < file.size!) {
       const answer = source(kept.bytes, kept.validators, signal);
       for await (const chunk of answer.stream) {
-        if (!recorded) recorded = await writeRecord(record, file, answer);
+        if (!recorded && record !== undefined) {
+          recorded = await writeRecord(record, file, answer);
+        }
         hash?.update(chunk);
         await writeAll(sink, chunk);
         received += chunk.byteLength;
@@ -173,7 +200,7 @@ async function download(
     throw new NotVerified((error as Error).message, { cause: error });
   }
   await rename(partial, job.target);
-  await rm(record, { force: true });
+  if (record !== undefined) await rm(record, { force: true });
   return { bytes: received, verified };
 }
 
@@ -250,7 +277,10 @@ async function hashFile(
   }
 }
 
-async function removeBoth(partial: string, record: string): Promise<void> {
+async function removeBoth(
+  partial: string,
+  record: string | undefined,
+): Promise<void> {
   await rm(partial, { force: true });
-  await rm(record, { force: true });
+  if (record !== undefined) await rm(record, { force: true });
 }

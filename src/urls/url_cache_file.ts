@@ -8,7 +8,7 @@
  * token: a URL that contains one is not kept. Writes are atomic (a private
  * temporary file renamed over the old one) and merge with what other
  * processes wrote meanwhile; writers of one file take turns (a lock file
- * beside it, see `file_lock.ts`), so concurrent writers leave a whole file
+ * beside it, see `src/base/file_lock.ts`), so concurrent writers leave a whole file
  * that holds every entry each of them added.
  *
  * Writing is synchronous because the last write happens as the process
@@ -29,7 +29,7 @@ import { urlExpiry } from "./signed_url.ts";
 import { errorMessage } from "../base/errors.ts";
 import { holdsSecret } from "../base/secrets.ts";
 import type { Logger } from "../base/types.ts";
-import { withFileLock } from "./file_lock.ts";
+import { withFileLock } from "../base/file_lock.ts";
 
 /** The format tag of the file. */
 const FORMAT = "repo-fs-url-cache/1";

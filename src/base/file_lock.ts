@@ -3,8 +3,9 @@
  * file beside it, made with `O_EXCL` (`wx`), holding the holder's pid and
  * host. Synchronous, since the last write of the URL cache happens as the
  * process exits. A lock whose holder is gone (same host, its pid no longer
- * runs) or that is older than {@linkcode STALE_LOCK_MS} is broken: a holder
- * keeps it for the few milliseconds of one read-merge-rename.
+ * runs) or older than a bound is broken: {@linkcode STALE_LOCK_MS} for the
+ * few milliseconds of one read-merge-rename; a holder that keeps it longer
+ * touches it to stay fresh.
  *
  * @module
  */
@@ -34,7 +35,8 @@ export function withFileLock<T>(
   lock: string,
   work: () => T,
 ): T {
-  const mine = acquire(fs, lock, { pid: processId(), host: hostName(os) });
+  const me = { pid: processId(), host: hostName(os) };
+  const mine = acquire(fs, lock, me, STALE_LOCK_MS, true)!;
   try {
     return work();
   } finally {
@@ -42,8 +44,53 @@ export function withFileLock<T>(
   }
 }
 
-/** Makes the lock file; gives its inode, to release only this one. */
-function acquire(fs: Fs, lock: string, me: Holder): number {
+/** A lock held by {@linkcode tryFileLock}. */
+export interface HeldLock {
+  /** Marks it fresh: a lock older than its bound is taken to be left. */
+  touch(): void;
+  /** Removes it, if it is still this holder's. */
+  release(): void;
+}
+
+/**
+ * Takes the lock `lock` if no other holder has it (one gone, or whose lock
+ * is older than `staleMs`, has not): one try, no wait; `undefined` when
+ * another holds it.
+ * @param io `node:fs` and `node:os`
+ * @throws what making the lock file throws, other than "it exists"
+ */
+export function tryFileLock(
+  { fs, os }: { fs: Fs; os: Os },
+  lock: string,
+  staleMs: number,
+): HeldLock | undefined {
+  const me = { pid: processId(), host: hostName(os) };
+  const mine = acquire(fs, lock, me, staleMs, false);
+  if (mine === undefined) return undefined;
+  return {
+    touch() {
+      const now = new Date();
+      try {
+        fs.utimesSync(lock, now, now);
+      } catch {
+        // Removed by another that judged it stale: nothing to keep fresh.
+      }
+    },
+    release: () => release(fs, lock, mine),
+  };
+}
+
+/**
+ * Makes the lock file, waiting for another holder when `wait`; gives its
+ * inode, to release only this one, or `undefined` when held and not waiting.
+ */
+function acquire(
+  fs: Fs,
+  lock: string,
+  me: Holder,
+  staleMs: number,
+  wait: boolean,
+): number | undefined {
   for (let sleep = 1;; sleep = Math.min(2 * sleep, MAX_SLEEP_MS)) {
     try {
       const fd = fs.openSync(lock, "wx", 0o600);
@@ -58,8 +105,9 @@ function acquire(fs: Fs, lock: string, me: Holder): number {
     }
     const held = statOrNull(fs, lock);
     if (held === null) continue;
-    if (isStale(fs, lock, held, me)) breakLock(fs, lock, held);
-    else sleepSync(sleep);
+    if (isStale(fs, lock, held, me, staleMs)) breakLock(fs, lock, held);
+    else if (wait) sleepSync(sleep);
+    else return undefined;
   }
 }
 
@@ -74,8 +122,9 @@ function isStale(
   lock: string,
   held: import("node:fs").Stats,
   me: Holder,
+  staleMs: number,
 ): boolean {
-  if (Date.now() - held.mtimeMs > STALE_LOCK_MS) return true;
+  if (Date.now() - held.mtimeMs > staleMs) return true;
   let holder: Partial<Holder>;
   try {
     holder = JSON.parse(fs.readFileSync(lock, "utf8"));
