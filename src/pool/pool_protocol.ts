@@ -53,7 +53,9 @@ export type ToWorker =
     path: string;
     target: string;
     /** The temporary name beside `target`, chosen by the main thread. */
-    temporary: string;
+    temporary?: string;
+    /** Keep an interrupted download's bytes, and go on from those kept. */
+    resume?: boolean;
   }
   | { type: "cancel"; job: number }
   | { type: "resolved"; answers: UrlAnswer[] }
