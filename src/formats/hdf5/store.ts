@@ -145,15 +145,14 @@ export function hdf5Store(
     async get(key, { signal } = {}) {
       const zarr = await load();
       const name = key.slice(1);
-      const metadata = zarr.metadata.get(name);
-      if (metadata !== undefined) {
-        const array = name.endsWith("/.zarray") || name === ".zarray"
-          ? zarr.arrays.get(name.slice(0, -".zarray".length).replace(/\/$/, ""))
-          : undefined;
-        return new TextEncoder().encode(
-          JSON.stringify(array ? decodedZarray(array, metadata) : metadata),
+      if (name === ".zmetadata") {
+        const metadata = Object.fromEntries(
+          [...zarr.metadata.keys()].map((k) => [k, served(zarr, k)!]),
         );
+        return encode({ zarr_consolidated_format: 1, metadata });
       }
+      const metadata = served(zarr, name);
+      if (metadata !== undefined) return encode(metadata);
       const problem = zarr.problems.find((p) =>
         name === `${p.path}/.zarray` || name === `${p.path}/.zattrs`
       );
@@ -244,6 +243,23 @@ async function readStoredChunk(
   const padded = new Uint8Array(ref.padTo);
   padded.set(stored);
   return padded;
+}
+
+function encode(document: JsonValue): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(document));
+}
+
+/** Metadata document `name` as the store serves it; `undefined` for any other key. */
+function served(
+  zarr: ZarrView,
+  name: string,
+): Record<string, JsonValue> | undefined {
+  const metadata = zarr.metadata.get(name);
+  if (metadata === undefined) return undefined;
+  const array = name.endsWith("/.zarray") || name === ".zarray"
+    ? zarr.arrays.get(name.slice(0, -".zarray".length).replace(/\/$/, ""))
+    : undefined;
+  return array ? decodedZarray(array, metadata) : metadata;
 }
 
 /**
