@@ -21,7 +21,18 @@ export interface RasterPartRequest {
   samples: number[];
 }
 
-/** Values of a window: one typed array per sample, row after row. */
+/**
+ * Values of a window: one typed array per sample, row after row.
+ *
+ * @example
+ * ```ts
+ * import type { Raster } from "@x/repo-fs/geotiff";
+ * import { strictEqual } from "node:assert/strict";
+ * const raster: Raster = { width: 2, height: 1, data: [Int16Array.of(-5, 7)] };
+ * // Pixel (x, y) of band b is data[b][y * width + x].
+ * strictEqual(raster.data[0][0 * raster.width + 1], 7);
+ * ```
+ */
 export interface Raster {
   /** The window's width in pixels. */
   width: number;
@@ -31,7 +42,18 @@ export interface Raster {
   data: RasterArray[];
 }
 
-/** The typed arrays geotiff.js decodes samples into. */
+/**
+ * The typed arrays geotiff.js decodes samples into, by the file's sample
+ * format and bits.
+ *
+ * @example
+ * ```ts
+ * import type { RasterArray } from "@x/repo-fs/geotiff";
+ * import { strictEqual } from "node:assert/strict";
+ * const band: RasterArray = new Float32Array([0.5, 1.5]);
+ * strictEqual(band.length, 2);
+ * ```
+ */
 export type RasterArray =
   | Uint8Array
   | Int8Array
