@@ -8,6 +8,7 @@
  */
 
 import type { ByteSource } from "../source.ts";
+import { GeotiffFormatError } from "./geotiff_format_error.ts";
 
 /** The first read: enough for a COG's header, directories and tile tables. */
 export const FIRST_READ = 64 * 1024;
@@ -66,6 +67,14 @@ export class RangeSource {
     { offset, length }: Slice,
     signal?: AbortSignal,
   ): Promise<Slice & { data: ArrayBuffer }> {
+    if (this.size !== null && offset >= this.size && length > 0) {
+      throw new GeotiffFormatError(
+        this.path,
+        `bytes ${offset}..${
+          offset + length
+        } lie outside its ${this.size} bytes`,
+      );
+    }
     const end = this.size === null
       ? offset + length
       : Math.min(offset + length, this.size);
