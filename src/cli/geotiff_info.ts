@@ -8,8 +8,10 @@
 import type { FileInfo } from "../base/types.ts";
 import { FormatError } from "../base/format_error.ts";
 import type { ByteSource } from "../formats/source.ts";
+import type { GeoTIFF } from "geotiff";
 import { geotiff } from "../formats/geotiff/open_geotiff.ts";
 import type { GeotiffImage } from "../formats/geotiff/geotiff_file.ts";
+import { rasterImages } from "../formats/geotiff/read_window.ts";
 
 const NAMES = /\.tiff?$/i;
 /** The GeoKey value of a user-defined (not EPSG) system. */
@@ -47,13 +49,12 @@ export async function geotiffSummary(
 ): Promise<GeotiffSummary | { problem: string } | undefined> {
   if (entry.type !== "file" || !NAMES.test(entry.name)) return undefined;
   try {
-    const tiff = await geotiff(source, entry.name);
-    const image = await tiff.getImage(0);
-    const overviews: [number, number][] = [];
-    for (let i = 1; i < await tiff.getImageCount(); i++) {
-      const overview = await tiff.getImage(i);
-      overviews.push([overview.getWidth(), overview.getHeight()]);
-    }
+    const tiff = await geotiff(source, entry.name) as GeoTIFF;
+    const [image, ...rest] = await rasterImages(tiff, entry.name);
+    const overviews = rest.map((o): [number, number] => [
+      o.getWidth(),
+      o.getHeight(),
+    ]);
     const noData = image.getGDALNoData();
     const bounds = georeferenced(image) ? image.getBoundingBox() : undefined;
     return {

@@ -16,22 +16,44 @@ import type {
 import { asFormatError, openRange } from "./open_geotiff.ts";
 import { RangeSource } from "./range_source.ts";
 
+/** NewSubfileType's bit of a transparency mask (GDAL's internal masks). */
+const MASK = 4;
+
+/**
+ * The images of `tiff` that hold values: the full resolution, then the
+ * overviews, without the masks GDAL writes between them.
+ */
+export async function rasterImages(
+  tiff: GeoTIFF,
+  path: string,
+): Promise<GeoTIFFImage[]> {
+  try {
+    const images = [];
+    for (let i = 0, count = await tiff.getImageCount(); i < count; i++) {
+      const image = await tiff.getImage(i);
+      const type = Number(image.fileDirectory.getValue("NewSubfileType") ?? 0);
+      if ((type & MASK) === 0) images.push(image);
+    }
+    return images;
+  } catch (error) {
+    throw asFormatError(error, path);
+  }
+}
+
 /** Image `index` of `tiff`: 0 the full resolution, then the overviews. */
 export async function imageOf(
   tiff: GeoTIFF,
   index: number,
   path: string,
 ): Promise<GeoTIFFImage> {
-  const count = await tiff.getImageCount().catch((error) => {
-    throw asFormatError(error, path);
-  });
-  if (!Number.isInteger(index) || index < 0 || index >= count) {
+  const images = await rasterImages(tiff, path);
+  if (!Number.isInteger(index) || index < 0 || index >= images.length) {
     throw new GeotiffFormatError(
       path,
-      `it has no image ${index} (it has ${count}: 0 is the full resolution, then the overviews)`,
+      `it has no image ${index} (it has ${images.length}: 0 is the full resolution, then the overviews)`,
     );
   }
-  return await tiff.getImage(index);
+  return images[index];
 }
 
 /** `window` checked against `image`'s size; the whole image when absent. */
@@ -80,7 +102,13 @@ export function checkedSamples(
   return asked;
 }
 
-/** The decoded values of `window` of `image`. */
+/** TIFF PhotometricInterpretation of YCbCr samples. */
+const YCBCR = 6;
+
+/**
+ * The decoded values of `window` of `image`. YCbCr samples (as JPEG-
+ * compressed COGs hold them) come as red, green and blue, as GDAL gives them.
+ */
 export async function readImageWindow(
   image: GeoTIFFImage,
   window: [number, number, number, number],
@@ -89,16 +117,28 @@ export async function readImageWindow(
   signal?: AbortSignal,
 ): Promise<Raster> {
   try {
-    const data = await image.readRasters({
+    const ycbcr = image.fileDirectory.getValue("PhotometricInterpretation") ===
+      YCBCR;
+    const rgb = ycbcr && samples.some((s) => s < 3)
+      ? await image.readRGB({
+        window,
+        interleave: false,
+        signal,
+      }) as unknown as RasterArray[]
+      : [];
+    const others = samples.filter((s) => !ycbcr || s >= 3);
+    const read = others.length === 0 ? [] : await image.readRasters({
       window,
-      samples: [...samples],
+      samples: others,
       interleave: false,
       signal,
     }) as unknown as RasterArray[];
     return {
       width: window[2] - window[0],
       height: window[3] - window[1],
-      data: [...data],
+      data: samples.map((s) =>
+        ycbcr && s < 3 ? rgb[s] : read[others.indexOf(s)]
+      ),
     };
   } catch (error) {
     throw asFormatError(error, path);
