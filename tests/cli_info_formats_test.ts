@@ -16,6 +16,7 @@ async function setup() {
   const emu = await startEmulator({
     files: {
       "maps/cog.tif": await read("geotiff/cog.tif"),
+      "maps/masked.tif": await read("geotiff/real/cogeo.tif"),
       "maps/fake.tif": "not a TIFF, whatever the name says",
       "t/stations.parquet": await read("parquet/stations.zstd.parquet"),
       "t/fake.parquet": "not Parquet either",
@@ -56,6 +57,16 @@ Deno.test("info of a COG: GDAL's size, bands, data type, EPSG code, bounds and o
     /\nCRS: EPSG:32633, bounds \[500000, 5184640, 515360, 5200000\]\n/,
   );
   match(text, /\noverviews: 256x256, 128x128\n/);
+});
+
+Deno.test("info of a COG with GDAL's internal masks: the overviews GDAL lists, no mask among them", async () => {
+  await using t = await setup();
+  const real = await readJson("geotiff/real/expected.json");
+  const { geotiff } = JSON.parse(
+    succeeded(await t.cli("--json", "info", "maps/masked.tif")),
+  );
+  deepStrictEqual(geotiff.overviews, real["cogeo.tif"].overviews);
+  equal(geotiff.bands, real["cogeo.tif"].bands);
 });
 
 Deno.test("info of a Parquet file: parquet-wasm's rows, row groups and columns, with their types", async () => {
