@@ -19,7 +19,8 @@ export type ShowFormat = "csv" | "json" | "table";
 /**
  * A cell as text: numbers as JavaScript writes them (a `float32` by its
  * shortest decimal, as NumPy prints it), big integers in full, dates in ISO
- * form, `null` and `undefined` empty, anything else as JSON.
+ * form, bytes in hexadecimal, `null` and `undefined` empty, anything else as
+ * JSON.
  */
 export function cellText(value: unknown, float32 = false): string {
   if (value === null || value === undefined) return "";
@@ -31,6 +32,7 @@ export function cellText(value: unknown, float32 = false): string {
     return String(value);
   }
   if (value instanceof Date) return value.toISOString();
+  if (value instanceof Uint8Array) return hex(value);
   return JSON.stringify(
     value,
     (_key, v) => typeof v === "bigint" ? String(v) : v,
@@ -39,7 +41,8 @@ export function cellText(value: unknown, float32 = false): string {
 
 /**
  * A cell as JSON holds it: a big integer as a number when exact, else as
- * a string; a `float32` by its shortest decimal; a date in ISO form.
+ * a string; a `float32` by its shortest decimal; a date in ISO form; bytes
+ * in hexadecimal.
  */
 export function jsonCell(value: unknown, float32 = false): unknown {
   if (typeof value === "bigint") {
@@ -52,7 +55,13 @@ export function jsonCell(value: unknown, float32 = false): unknown {
     return String(value);
   }
   if (value instanceof Date) return value.toISOString();
+  if (value instanceof Uint8Array) return hex(value);
   return value;
+}
+
+/** Bytes as lowercase hexadecimal, two digits each. */
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The shortest decimal that reads back as the same `float32`. */
