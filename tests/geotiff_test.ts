@@ -124,8 +124,10 @@ Deno.test("readRaster: a 256x256 window fetches no more than the tiles it overla
       emu.counters.storeBytes <= tiles + header + 64 * 1024,
       `${emu.counters.storeBytes} bytes > ${tiles} of tiles + ${header} of header + 64 KiB`,
     );
-    // Exactly the first 64 KiB (header, directories, tile tables) and the tiles.
-    strictEqual(emu.counters.storeBytes, tiles + 64 * 1024);
+    // The first 64 KiB (header, directories, tile tables), the tiles, and
+    // the 8 bytes GDAL puts between neighbours of a row (joined: one GET a row).
+    ok(emu.counters.storeBytes <= tiles + 64 * 1024 + 9 * 8);
+    ok(emu.counters.storeGets <= 1 + 3, `${emu.counters.storeGets} GETs`);
   }
 });
 

@@ -14,9 +14,10 @@ import { isSourceError, RangeSource } from "./range_source.ts";
 /**
  * File `path` of `source` as geotiff.js's `GeoTIFF`: opening it reads the
  * file's first 64 KiB in one request (a Cloud-Optimized GeoTIFF's header,
- * image directories and tile tables), and each tile or strip that
- * geotiff.js reads afterwards is one ranged request of exactly its bytes,
- * through the source's URL cache and HEAD budget. A file that is not a
+ * image directories and tile tables), and the tiles or strips that
+ * geotiff.js reads afterwards are ranged requests of their bytes (those
+ * side by side in the file joined into one), through the source's URL cache
+ * and HEAD budget. A file that is not a
  * TIFF, or whose first directory cannot be read, fails with
  * {@linkcode GeotiffFormatError}.
  *

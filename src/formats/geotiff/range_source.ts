@@ -1,14 +1,16 @@
 /**
  * geotiff.js's source (its `BaseSource`) over a file of a `ByteSource`:
  * the first read takes the file's first {@linkcode FIRST_READ} bytes, which
- * answer every later slice inside them (a COG's header and directories); any
- * other slice is one ranged `catFile` of exactly its bytes.
+ * answer every later slice inside them (a COG's header and directories); the
+ * other slices are ranged `catFile`s of their bytes, those asked together
+ * and lying side by side joined into one.
  *
  * @module
  */
 
 import type { ByteSource } from "../source.ts";
 import { GeotiffFormatError } from "./geotiff_format_error.ts";
+import { AdjacentReads } from "./adjacent_reads.ts";
 
 /** The first read: enough for a COG's header, directories and tile tables. */
 export const FIRST_READ = 64 * 1024;
@@ -31,6 +33,9 @@ export function isSourceError(error: unknown): boolean {
 /** geotiff.js's `BaseSource`, reading file `path` of `source` by range. */
 export class RangeSource {
   #first?: Promise<Uint8Array>;
+  readonly #reads = new AdjacentReads((start, end, signal) =>
+    this.#read(start, end, signal)
+  );
 
   /**
    * @param source where the file is
@@ -83,7 +88,7 @@ export class RangeSource {
       (this.size !== null && first.byteLength === this.size);
     const bytes = inFirst
       ? first.subarray(offset, end)
-      : await this.#read(offset, end, signal);
+      : await this.#reads.read(offset, end, signal ?? this.signal);
     return { offset, length, data: bytes.slice().buffer };
   }
 

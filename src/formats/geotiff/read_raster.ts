@@ -50,7 +50,8 @@ export interface ReadRasterOptions {
  * The decoded values of `window` of image `image` of GeoTIFF `path`: one
  * typed array per sample, row after row (`width * height` values each).
  * It reads the file's first 64 KiB (a COG's header and directories), then
- * only the tiles or strips the window overlaps, each by one ranged request.
+ * only the tiles or strips the window overlaps, by ranged requests (one for
+ * each run of them lying side by side in the file).
  * With a `RepoFsPool` the window is split into bands of tile rows and each
  * worker fetches and decodes its own; the values come back the same either
  * way. A bad image, window or sample, or a file that is not a readable
