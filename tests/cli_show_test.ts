@@ -58,6 +58,17 @@ async function setup() {
         order: "C",
       }),
       "grid.zarr/t/.zattrs": '{"_ARRAY_DIMENSIONS":["y","x"]}',
+      // Two million values, no chunk written: all the fill value.
+      "grid.zarr/big/.zarray": JSON.stringify({
+        zarr_format: 2,
+        shape: [2000, 1000],
+        chunks: [100, 100],
+        dtype: "<f8",
+        compressor: null,
+        filters: null,
+        fill_value: -1.5,
+        order: "C",
+      }),
       "grid.zarr/t/0.0": new Uint8Array(Int32Array.of(0, 1, 2, 3, 4, 5).buffer),
       "grid.zarr/t/1.0": new Uint8Array(
         Int32Array.of(6, 7, 8, 9, 10, 11).buffer,
@@ -291,6 +302,15 @@ Deno.test("show: a missing variable, column or file and a bad slice are one line
     /--columns does not apply to "netcdf4.nc", an array/,
   );
   failed(await t.cli("obs.tab", "--format", "xml"), 2, /--format must be csv/);
+  failed(
+    await t.cli("grid.zarr", "--var", "big"),
+    1,
+    /"big" has 2000000 values \(shape \[2000, 1000\]\): pick some with --slice/,
+  );
+  equal(
+    succeeded(await t.cli("grid.zarr", "--var", "big", "--slice=-1,998:")),
+    "dim_1,big\n998,-1.5\n999,-1.5\n",
+  );
 });
 
 /** A zip holding `bytes` as `name`, written by the system's `zip`. */

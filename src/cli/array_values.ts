@@ -14,6 +14,9 @@ import { quotePath } from "./io.ts";
 import { type KeptAxis, parseSlice } from "./slice_spec.ts";
 import { jsonCell, type ValueTable } from "./value_table.ts";
 
+/** The most values `show` reads without a `--slice` that asks for them. */
+export const MOST_UNASKED = 1_000_000;
+
 /** The values read, and how to lay them out. */
 export interface ArrayValues {
   /** The variable as named on the command line. */
@@ -74,6 +77,14 @@ export async function arrayValues(
       ? dimensions[i] as string
       : `dim_${i}`
   );
+  const count = shape.reduce((a, b) => a * b, 1);
+  if (slice === undefined && count > MOST_UNASKED) {
+    throw new Error(
+      `show: ${JSON.stringify(variable ?? root)} has ${count} values (shape [${
+        shape.join(", ")
+      }]): pick some with --slice, or --slice=... for all`,
+    );
+  }
   const { selection, kept } = parseSlice(slice, shape, names);
   const result = await getArray(view, root, variable ?? "", selection);
   const data = result.data as ArrayLike<unknown>;
