@@ -4,7 +4,7 @@
 
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { RepoFs } from "../mod.ts";
+import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import {
   GeotiffFormatError,
@@ -79,6 +79,20 @@ function close(got: Band, want: Band, pixels: number, what: string): void {
     `${what} mean ${got.sum / pixels} vs ${want.sum / pixels}`,
   );
 }
+
+Deno.test("readRaster in a pool's workers: a damaged tile is a GeotiffFormatError there too, with its class and message", async () => {
+  await using emu = await startEmulator({ files });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  await rejects(readRaster(pool, "corrupt.tif"), (error) => {
+    ok(error instanceof GeotiffFormatError, String(error));
+    ok(error.message.startsWith('Not a readable GeoTIFF "corrupt.tif": '));
+    return true;
+  });
+  const { width, data } = await readRaster(pool, "cogeo.tif", { image: 1 });
+  equal(width, expected["cogeo.tif"].overviews[0][0]);
+  equal(data.length, expected["cogeo.tif"].bands);
+});
 
 Deno.test("readRaster of real GeoTIFFs: GDAL's values, or refused by name where GDAL refuses", async (t) => {
   await using emu = await startEmulator({ files });
