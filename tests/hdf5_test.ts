@@ -492,7 +492,7 @@ Deno.test("repo-fs refs prints the kerchunk JSON or writes it whole to --out, na
     ]);
     equal(refused.code, 1);
     ok(
-      /Hdf5FormatError|Not a readable HDF5 file/.test(refused.stderr),
+      /Not a readable (HDF5|NetCDF) file "notes.txt"/.test(refused.stderr),
       refused.stderr,
     );
     deepStrictEqual(await Array.fromAsync(Deno.readDir(dir), (e) => e.name), [
