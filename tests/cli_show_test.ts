@@ -9,6 +9,7 @@ const readJson = async (path: string) =>
 
 /** What netCDF4-python and h5py read for each slice (fixtures/show/make.py). */
 const slices: {
+  folder: string;
   file: string;
   variable: string;
   slice: string;
@@ -44,6 +45,14 @@ async function setup() {
       "h5py.h5": await read("hdf5/h5py.h5"),
       "t/stations.parquet": await read("parquet/stations.snappy.parquet"),
       "obs.tab": TAB,
+      ...Object.fromEntries(
+        await Promise.all(
+          slices.map(async ({ folder, file }) => [
+            file,
+            await read(`${folder}/${file}`),
+          ]),
+        ),
+      ),
       "maps/cog.tif": await read("geotiff/cog.tif"),
       "data.zip": zipped,
       "grid.zarr/.zgroup": '{"zarr_format":2}',
@@ -102,7 +111,7 @@ function csv(text: string): { header: string[]; rows: string[][] } {
   return { header, rows };
 }
 
-Deno.test("show: slices of NetCDF4 and HDF5 variables equal netCDF4-python's and h5py's, as JSON", async () => {
+Deno.test("show: slices of NetCDF4, classic NetCDF and HDF5 variables equal netCDF4-python's and h5py's, as JSON", async () => {
   await using t = await setup();
   for (const { file, variable, slice, shape, values } of slices) {
     const run = await t.cli(
@@ -258,6 +267,11 @@ Deno.test("show: a missing variable, column or file and a bad slice are one line
     await t.cli("netcdf4.nc", "--var", "pressure"),
     1,
     /"netcdf4.nc" has no variable "pressure" \(it has: elevation, .*temperature/,
+  );
+  failed(
+    await t.cli("classic.nc", "--var", "pressure"),
+    1,
+    /"classic.nc" has no variable "pressure" \(it has: .*temperature/,
   );
   failed(
     await t.cli("netcdf4.nc"),
