@@ -245,9 +245,9 @@ export function reviveError(plain: PlainError): Error {
   return error;
 }
 
-/** The buffers to transfer rather than copy (of a view, or of each view of an array). */
+/** The buffers to transfer rather than copy (of a view, or of each view of an array, once each). */
 export function transferables(value: unknown): Transferable[] {
-  if (Array.isArray(value)) return value.flatMap(transferables);
+  if (Array.isArray(value)) return [...new Set(value.flatMap(transferables))];
   if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) {
     return [value.buffer];
   }
