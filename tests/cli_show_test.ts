@@ -45,6 +45,7 @@ async function setup() {
       "h5py.h5": await read("hdf5/h5py.h5"),
       "t/stations.parquet": await read("parquet/stations.snappy.parquet"),
       "obs.tab": TAB,
+      "notes.txt": "just text\n",
       ...Object.fromEntries(
         await Promise.all(
           slices.map(async ({ folder, file }) => [
@@ -309,6 +310,11 @@ Deno.test("show: a missing variable, column or file and a bad slice are one line
     /"obs.tab" has no column "depth" \(it has station, temp, note\)/,
   );
   failed(await t.cli("obs.tab", "--rows", "two"), 1, /--rows "two": expected/);
+  failed(
+    await t.cli("notes.txt"),
+    1,
+    /"notes.txt" is not a file show reads \(NetCDF, .*\); see cat/,
+  );
   failed(await t.cli("nowhere.nc", "--var", "x"), 1, /nowhere\.nc/);
   failed(
     await t.cli("netcdf4.nc", "--columns", "a"),

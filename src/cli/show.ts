@@ -9,6 +9,8 @@
 
 import type { FileInfo } from "../base/types.ts";
 import { readParquet } from "../formats/parquet/read_parquet.ts";
+import { parquetFile } from "../formats/parquet/parquet_file.ts";
+import { readFooter } from "../formats/parquet/footer.ts";
 import { lines } from "../formats/text/lines.ts";
 import { readRaster } from "../formats/geotiff/read_raster.ts";
 import { type ArchiveView, datasetView } from "./archive_path.ts";
@@ -16,7 +18,7 @@ import { stringOption, UsageError } from "./args.ts";
 import { type Context, selectedPaths } from "./context.ts";
 import { delimiterOf, splitFields } from "./delimited.ts";
 import { orNothingFound } from "./nothing_found.ts";
-import { type ArrayValues, arrayValues } from "./array_values.ts";
+import { type ArrayValues, arrayValues, MOST_UNASKED } from "./array_values.ts";
 import {
   alignedLines,
   csvLines,
@@ -29,7 +31,7 @@ import { quotePath } from "./io.ts";
 
 const ARRAY_FILES = /\.(nc|nc4|cdf|h5|hdf5|he5)$/i;
 const PARQUET = /\.(parquet|pq)$/i;
-const TEXT = /\.(csv|tsv|tab|txt)$/i;
+const TEXT = /\.(csv|tsv|tab)$/i;
 const TIFF = /\.(tiff?)$/i;
 
 /**
@@ -79,7 +81,7 @@ function kindOf(entry: FileInfo): Kind {
   throw new Error(
     `show: ${
       quotePath(entry.name)
-    } is not a file show reads (NetCDF, HDF5, Zarr, Parquet, CSV, .tab, GeoTIFF); see cat`,
+    } is not a file show reads (NetCDF, HDF5, Zarr, Parquet, CSV, .tab, .tsv, GeoTIFF); see cat`,
   );
 }
 
@@ -155,6 +157,17 @@ async function parquetTable(
 ): Promise<ValueTable> {
   const columns = columnList(context);
   const { start, end } = rowRange(context);
+  if (stringOption(context.line, "rows") === undefined) {
+    const { metadata } = await readFooter(await parquetFile(view, path), path);
+    const count = Number(metadata.num_rows);
+    if (count > MOST_UNASKED) {
+      throw new Error(
+        `show: ${
+          quotePath(path)
+        } has ${count} rows: pick some with --rows (--rows 0: for all)`,
+      );
+    }
+  }
   const rows = await readParquet(view, path, {
     columns,
     rowStart: start,
