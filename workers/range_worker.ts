@@ -100,6 +100,8 @@ async function run(job: number, work: () => Promise<FromWorker>) {
       ? answer.bytes
       : answer.type === "array"
       ? answer.part.data
+      : answer.type === "raster"
+      ? answer.raster.data
       : undefined;
     post(answer, transferables(payload));
   } catch (error) {
@@ -222,6 +224,18 @@ function receive(message: ToWorker): void {
             );
             const rows = await readPart(fs!, message.request, signal);
             return { type: "parquet", job: message.job, rows };
+          }),
+      );
+    case "raster":
+      return void run(
+        message.job,
+        () =>
+          cancellable(message.job, async (signal) => {
+            const { readPart } = await import(
+              "../src/formats/geotiff/read_window.ts"
+            );
+            const raster = await readPart(fs!, message.request, signal);
+            return { type: "raster", job: message.job, raster };
           }),
       );
     case "download":
