@@ -530,8 +530,10 @@ export class RepoFs {
   /**
    * Downloads a file to `target`: streamed to a temporary file beside it,
    * checked against the listing (size, and checksum when listed), then
-   * renamed into place; a failure or an abort leaves nothing. `target`
-   * must be a path the caller has checked is safe to write.
+   * renamed into place; missing folders are made; a failure or an abort
+   * leaves nothing. With `resume`, a failure or an abort keeps the partial
+   * file (and a record of the object) for the next `resume` to go on from.
+   * `target` must be a path the caller has checked is safe to write.
    */
   async downloadToFile(
     path: string,
@@ -539,12 +541,40 @@ export class RepoFs {
     options: DownloadToFileOptions = {},
   ): Promise<Downloaded> {
     options.signal?.throwIfAborted();
+    if (options.resume === true) {
+      return await this.#resume(path, target, options);
+    }
     const [download, entry, opened] = await Promise.all([
       import("./download/file_download.ts"),
       this.info(path),
       this.open(path),
     ]);
     return await download.downloadToFile(opened, entry, target, options);
+  }
+
+  /** `downloadToFile` with `resume`: see `resume_download.ts`. */
+  async #resume(
+    path: string,
+    target: string,
+    options: DownloadToFileOptions,
+  ): Promise<Downloaded> {
+    const [{ resumeToFile }, { entry, file }] = await Promise.all([
+      import("./download/resume_download.ts"),
+      this.#lookupFile(path),
+    ]);
+    const content = this.#content;
+    return await resumeToFile(
+      (start, validators, signal) => {
+        const object = new SameObject(validators, { ifRange: true });
+        return {
+          stream: content.stream(file, { start }, signal, object),
+          validators: () => object.pinned,
+        };
+      },
+      entry,
+      target,
+      options,
+    );
   }
 
   /**

@@ -2,7 +2,6 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { readParquet, readParquetColumns } from "../parquet.ts";
-import { transferables } from "../src/pool/pool_protocol.ts";
 
 const FIXTURES = new URL("../fixtures/parquet/", import.meta.url);
 const DAY_MS = 86_400_000;
@@ -87,16 +86,4 @@ Deno.test("readParquetColumns: one column chunk is two GETs, the file's last 64 
     rowEnd: 4_500,
   });
   deepStrictEqual([...big], rows.map((row) => row.big));
-});
-
-Deno.test("transferables: the buffers of a record's typed arrays, each once", () => {
-  const shared = new ArrayBuffer(16);
-  const buffers = transferables({
-    a: new Int32Array(shared, 0, 2),
-    b: new Float64Array(shared, 8, 1),
-    c: [1, 2],
-    d: new BigInt64Array(3),
-  });
-  strictEqual(buffers.length, 2);
-  ok(buffers.includes(shared));
 });

@@ -100,8 +100,12 @@ async function run(job: number, work: () => Promise<FromWorker>) {
       ? answer.bytes
       : answer.type === "array"
       ? answer.part.data
-      : answer.type === "parquet"
-      ? answer.rows
+      : answer.type === "raster"
+      ? answer.raster.data
+      : answer.type === "parquet" && !Array.isArray(answer.rows)
+      ? Object.values(answer.rows).filter((values) =>
+        ArrayBuffer.isView(values)
+      )
       : undefined;
     post(answer, transferables(payload));
   } catch (error) {
@@ -124,7 +128,10 @@ async function cancellable<T>(
 }
 
 function download(
-  { job, path, target, temporary }: Extract<ToWorker, { type: "download" }>,
+  { job, path, target, temporary, resume }: Extract<
+    ToWorker,
+    { type: "download" }
+  >,
 ): Promise<FromWorker> {
   let unreported = 0;
   const report = () => {
@@ -135,6 +142,7 @@ function download(
     const result = await fs!.downloadToFile(path, target, {
       signal,
       temporary,
+      resume,
       onBytes: (bytes) => {
         unreported += bytes;
         if (unreported >= PROGRESS_STEP) report();
@@ -220,6 +228,18 @@ function receive(message: ToWorker): void {
             );
             const rows = await readPart(fs!, message.request, signal);
             return { type: "parquet", job: message.job, rows };
+          }),
+      );
+    case "raster":
+      return void run(
+        message.job,
+        () =>
+          cancellable(message.job, async (signal) => {
+            const { readPart } = await import(
+              "../src/formats/geotiff/read_window.ts"
+            );
+            const raster = await readPart(fs!, message.request, signal);
+            return { type: "raster", job: message.job, raster };
           }),
       );
     case "download":

@@ -12,6 +12,7 @@ import { Context } from "./context.ts";
 import { emulate } from "./emulate.ts";
 import { get } from "./get.ts";
 import { refs } from "./refs.ts";
+import { show } from "./show.ts";
 import { Output } from "./io.ts";
 import { failureLine } from "./failure_line.ts";
 import { findCommand, helpText } from "./spec.ts";
@@ -31,6 +32,7 @@ const RUNNERS: Record<string, (context: Context) => Promise<number>> = {
   cat,
   get,
   refs,
+  show,
   datasets,
   emulate,
 };

@@ -14,6 +14,11 @@ import type {
   ParquetPartRequest,
 } from "../formats/parquet/parquet_decoders.ts";
 import { ParquetFormatError } from "../formats/parquet/parquet_format_error.ts";
+import type {
+  Raster,
+  RasterPartRequest,
+} from "../formats/geotiff/geotiff_decoders.ts";
+import { GeotiffFormatError } from "../formats/geotiff/geotiff_format_error.ts";
 import {
   DeaccessionedError,
   IsADirectoryError,
@@ -25,6 +30,7 @@ import {
   WorkerCrashedError,
 } from "../base/errors.ts";
 import { CoordinatorError } from "../fleet/coordinator_error.ts";
+import { FormatError } from "../base/format_error.ts";
 import {
   Hdf5FormatError,
   Hdf5UnsupportedError,
@@ -46,13 +52,16 @@ export type ToWorker =
   }
   | { type: "array"; job: number; request: ArrayPartRequest }
   | { type: "parquet"; job: number; request: ParquetPartRequest }
+  | { type: "raster"; job: number; request: RasterPartRequest }
   | {
     type: "download";
     job: number;
     path: string;
     target: string;
     /** The temporary name beside `target`, chosen by the main thread. */
-    temporary: string;
+    temporary?: string;
+    /** Keep an interrupted download's bytes, and go on from those kept. */
+    resume?: boolean;
   }
   | { type: "cancel"; job: number }
   | { type: "resolved"; answers: UrlAnswer[] }
@@ -74,6 +83,7 @@ export type FromWorker =
   }
   | { type: "array"; job: number; part: ArrayPartResult }
   | { type: "parquet"; job: number; rows: ParquetPart }
+  | { type: "raster"; job: number; raster: Raster }
   | { type: "downloaded"; job: number; result: Downloaded }
   | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
@@ -172,9 +182,11 @@ export interface PlainError {
 const CLASSES: Record<string, { prototype: Error }> = {
   CoordinatorError,
   DeaccessionedError,
+  FormatError,
   NotFoundError,
   IsADirectoryError,
   ParquetFormatError,
+  GeotiffFormatError,
   RepoHttpError,
   RepoProtocolError,
   RepoConnectionError,
@@ -237,13 +249,11 @@ export function reviveError(plain: PlainError): Error {
   return error;
 }
 
-/** The buffers to transfer rather than copy: of a typed array, or of each typed array among an object's values (once each). */
+/** The buffers to transfer rather than copy (of a view, or of each view of an array, once each). */
 export function transferables(value: unknown): Transferable[] {
+  if (Array.isArray(value)) return [...new Set(value.flatMap(transferables))];
   if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) {
     return [value.buffer];
-  }
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    return [...new Set(Object.values(value).flatMap(transferables))];
   }
   return [];
 }

@@ -9,8 +9,9 @@ import type { AsyncReadable, RangeQuery } from "zarrita";
 import { hdf5Store } from "../hdf5/store.ts";
 import type { Hdf5Problem } from "../hdf5/zarr_view.ts";
 import type { ByteSource } from "../source.ts";
-import { chunkRange, metadataDocument } from "./classic_view.ts";
-import type { Header } from "./header.ts";
+import { chunkRange, metadataDocument, metadataKeys } from "./classic_view.ts";
+import type { Header, Variable } from "./header.ts";
+import type { JsonValue } from "../hdf5/values.ts";
 import { openFile } from "./open_file.ts";
 import { readRange, RecordBlocks } from "./record_blocks.ts";
 
@@ -136,7 +137,9 @@ function classicStore(
   const store: NetcdfStore = {
     async get(key, options = {}) {
       const name = key.slice(1);
-      const document = metadataDocument(header, variables, name);
+      const document = name === ".zmetadata"
+        ? consolidated(header, variables)
+        : metadataDocument(header, variables, name);
       if (document !== undefined) {
         return new TextEncoder().encode(JSON.stringify(document));
       }
@@ -168,6 +171,18 @@ function classicStore(
     problems: () => Promise.resolve([]),
   };
   return store;
+}
+
+/** Every metadata document of the group in one, as Zarr v2's `.zmetadata`. */
+function consolidated(
+  header: Header,
+  variables: Map<string, Variable>,
+): Record<string, JsonValue> {
+  const metadata: Record<string, JsonValue> = {};
+  for (const key of metadataKeys(header)) {
+    metadata[key] = metadataDocument(header, variables, key)!;
+  }
+  return { zarr_consolidated_format: 1, metadata };
 }
 
 function slice(bytes: Uint8Array, range: RangeQuery): Uint8Array {
