@@ -22,7 +22,7 @@
 // 30, 400, 600000); --pools=2,4,8 times only cold pools of those sizes on
 // the whole NetCDF4 variable against download + h5py.
 
-import { unzip } from "npm:unzipit@2.0.0";
+import { HTTPRangeReader, unzip } from "npm:unzipit@2.0.0";
 import {
   asyncBufferFromUrl,
   parquetReadObjects,
@@ -186,7 +186,7 @@ function zipMembers(
         name: "unzipit",
         kind: "range",
         read: async () => {
-          const { entries } = await unzip(urls["big.zip"]);
+          const { entries } = await unzip(new HTTPRangeReader(urls["big.zip"]));
           const read = await Promise.all(
             names.map((n) => entries[n].arrayBuffer()),
           );
