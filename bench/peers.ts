@@ -20,7 +20,9 @@
 //   deno run --allow-net --allow-read --allow-write --allow-env --allow-run bench/peers.ts [--quick]
 // Options: --reps=3, --steps=150, --members=1600, --rows=3000000 (--quick:
 // 30, 400, 600000); --pools=2,4,8 times only cold pools of those sizes on
-// the whole NetCDF4 variable against download + h5py.
+// the whole NetCDF4 variable against download + h5py; --python=PATH, a
+// python3 with h5py, numpy, fsspec and aiohttp (netCDF4 too, or the file
+// is written as plain HDF5 by h5py).
 
 import { HTTPRangeReader, unzip } from "npm:unzipit@2.0.0";
 import {
@@ -52,6 +54,7 @@ const MEMBERS = countFlag("members", QUICK ? 400 : 1600);
 const ROWS = countFlag("rows", QUICK ? 600_000 : 3_000_000);
 const POOLS = flag("pools", "").split(",").filter(Boolean).map(Number);
 const MANY = Math.min(200, MEMBERS >> 1);
+const PYTHON = flag("python", "/usr/bin/python3");
 const MiB = 2 ** 20;
 
 /**
@@ -82,7 +85,7 @@ const made = await makeFiles();
 await using server = await spawnPeersServer(dir, 20);
 await Deno.remove(dir, { recursive: true });
 await using python = await spawnLineServer<Record<string, never>>(
-  "/usr/bin/python3",
+  PYTHON,
   [new URL("./peers_read.py", import.meta.url).pathname],
   "peers_read.py",
 );
@@ -235,7 +238,7 @@ function parquet(
 
 async function makeFiles() {
   const started = performance.now();
-  await writeNetcdf(dir, STEPS);
+  await writeNetcdf(dir, STEPS, PYTHON);
   if (POOLS.length > 0) return undefined;
   const zip = await writeZip(dir, MEMBERS);
   const x = await writeParquetFile(dir, ROWS);
