@@ -84,7 +84,7 @@ const dir = await Deno.makeTempDir({ prefix: "repo-fs-peers-" });
 const made = await makeFiles();
 await using server = await spawnPeersServer(dir, 20);
 await Deno.remove(dir, { recursive: true });
-await using python = await spawnLineServer<Record<string, never>>(
+await using python = await spawnLineServer<{ pyarrow: boolean }>(
   PYTHON,
   [new URL("./peers_read.py", import.meta.url).pathname],
   "peers_read.py",
@@ -205,8 +205,8 @@ function zipMembers(
 
 function parquet(
   name: string,
-  rowStart: number,
-  rowEnd: number,
+  [rowStart, rowEnd]: [number, number],
+  group: number | null,
   expected: number,
 ): Workload {
   const options = { columns: ["x"], rowStart, rowEnd };
@@ -231,8 +231,35 @@ function parquet(
         read: async () =>
           hyparquet(await (await fetch(urls["big.parquet"])).arrayBuffer()),
       },
+      ...(python.info.pyarrow
+        ? [
+          ...[["defaults", null], ["no cache", "none"]].map((
+            [setting, cache],
+          ) =>
+            pythonPeer(
+              `pyarrow + fsspec, ${setting}`,
+              "range",
+              "big.parquet",
+              "parquet",
+              { group },
+              { block: null, cache },
+            )
+          ),
+          pythonPeer(
+            "download + pyarrow",
+            "download",
+            "big.parquet",
+            "parquet",
+            {
+              group,
+            },
+          ),
+        ]
+        : []),
     ],
-    missing: "pyarrow + fsspec: not in Debian, no PyPI here",
+    missing: python.info.pyarrow
+      ? undefined
+      : "pyarrow + fsspec: not in Debian, no PyPI here",
   };
 }
 
@@ -240,7 +267,7 @@ async function makeFiles() {
   const started = performance.now();
   await writeNetcdf(dir, STEPS, PYTHON);
   if (POOLS.length > 0) return undefined;
-  const zip = await writeZip(dir, MEMBERS);
+  const zip = await writeZip(dir, MEMBERS, PYTHON);
   const x = await writeParquetFile(dir, ROWS);
   console.log(
     `files written in ${((performance.now() - started) / 1000).toFixed(0)} s`,
@@ -379,11 +406,16 @@ async function compareAll(): Promise<void> {
     zipMembers(`zip, ${MANY} of ${MEMBERS + 1} members`, blobs, MANY * 65_536),
     parquet(
       "Parquet, one column chunk",
-      middle,
-      end,
+      [middle, end],
+      middle / ROW_GROUP,
       sum(x.subarray(middle, end)),
     ),
-    parquet(`Parquet, one column, ${groups} row groups`, 0, ROWS, sum(x)),
+    parquet(
+      `Parquet, one column, ${groups} row groups`,
+      [0, ROWS],
+      null,
+      sum(x),
+    ),
   ];
   const summary: (string | number)[][] = [];
   for (const workload of workloads) {

@@ -1,7 +1,8 @@
 # The Python peers of bench/peers.ts, run by Debian's /usr/bin/python3
-# (h5py, fsspec with aiohttp, numpy). Prints "{}" when ready, then answers
-# each JSON command line on stdin with one JSON line: {"check": number,
-# "ms": its time} or {"error": text}. A command: {"url", "how": "fsspec" | "download",
+# (h5py, fsspec with aiohttp, numpy; pyarrow where it is there). Prints
+# {"pyarrow": whether it has it} when ready, then answers each JSON command
+# line on stdin with one JSON line: {"check": number, "ms": its time} or
+# {"error": text}. A command: {"url", "how": "fsspec" | "download",
 # "block": bytes or null (fsspec's default), "cache": fsspec cache_type or
 # null, "work": one of WORKS, "args": {...}}. Every command starts cold: a
 # new HTTPFileSystem (its own aiohttp session and connections). The time is
@@ -28,6 +29,17 @@ def nc(select):
     return work
 
 
+def parquet_read(file, args):
+    import pyarrow.compute
+    import pyarrow.parquet
+    parquet = pyarrow.parquet.ParquetFile(file)
+    if args["group"] is None:
+        table = parquet.read(columns=["x"])
+    else:
+        table = parquet.read_row_group(args["group"], columns=["x"])
+    return pyarrow.compute.sum(table["x"]).as_py()
+
+
 def zip_read(file, args):
     with zipfile.ZipFile(file) as z:
         return sum(len(z.read(name)) for name in args["names"])
@@ -38,6 +50,7 @@ WORKS = {
     "nc_whole": nc(lambda a: slice(None)),
     "nc_point": nc(lambda a: (slice(None), a["lat"], a["lon"])),
     "zip": zip_read,
+    "parquet": parquet_read,
 }
 
 
@@ -54,7 +67,11 @@ def opened(command):
     return fs.open(command["url"], "rb", **options)
 
 
-print("{}", flush=True)
+try:
+    import pyarrow.parquet  # noqa: F401
+    print(json.dumps({"pyarrow": True}), flush=True)
+except ImportError:
+    print(json.dumps({"pyarrow": False}), flush=True)
 for line in sys.stdin:
     command = json.loads(line)
     try:
