@@ -41,7 +41,7 @@ import {
   writeParquetFile,
   writeZip,
   ZIP_TARGET,
-} from "./peer_files.ts";
+} from "./format_files.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
 import { zipTree } from "../zip.ts";

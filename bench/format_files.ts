@@ -1,7 +1,8 @@
 // deno-lint-ignore-file no-import-prefix -- the Parquet writer, kept out of deno.json
 /**
- * The files of `bench/peers.ts`, each written by the tool its users would
- * use: a NetCDF4 file by netCDF4-python, a zip by Info-ZIP `zip`, a Parquet
+ * The ~100 MB files of the format benchmarks (`peers.ts`, `hdf5_slice.ts`,
+ * `zip_member.ts`, `parquet_column.ts`), each written by the tool its users
+ * would use: a NetCDF4 file by netCDF4-python, a zip by Info-ZIP `zip`, a Parquet
  * file by Arrow's Rust writer (parquet-wasm).
  *
  * @module
