@@ -86,14 +86,16 @@ export async function readZip(
   }
   const ends: PartEnd[] = [];
   const extra = listed.filter((name) => !members.has(name));
-  const missing = [...members.keys()].filter((name) => {
-    if (listed.includes(name)) return false;
+  const missing: string[] = [];
+  for (const name of members.keys()) {
+    if (listed.includes(name)) continue;
     const named = warnings.filter((line) => leftOutName(line, name));
-    for (const line of named) {
-      ends.push({ part: name, end: "refused", message: line });
+    if (named.length === 0) missing.push(name);
+    // Left out with a warning naming it: refused by name, not lost.
+    for (const message of named) {
+      ends.push({ part: name, end: "refused", message });
     }
-    return named.length === 0;
-  });
+  }
   ends.push(
     extra.length + missing.length === 0
       ? { part: "(listing)", end: "right" }
