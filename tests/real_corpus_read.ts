@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { FormatError, type RepoFs } from "../mod.ts";
 import { zipTree } from "../zip.ts";
 import { hdf5Store } from "../hdf5.ts";
+import { netcdfStore } from "../netcdf.ts";
 import { getArray } from "../zarr.ts";
 import { HIDDEN_ATTRIBUTES } from "../src/formats/hdf5/netcdf.ts";
 import { readParquet } from "../parquet.ts";
@@ -33,25 +34,9 @@ export type PartEnd =
 // deno-lint-ignore no-explicit-any
 export type Expected = Record<string, any>;
 
-/** The classic NetCDF reader, once the `./netcdf` entry exists. */
-export interface NetcdfEntry {
-  netcdfStore(source: RepoFs, path: string): MetadataStore;
-}
-
 /** What the test asks of a store: its metadata documents by key. */
 interface MetadataStore {
   get(key: `/${string}`): Promise<Uint8Array | undefined>;
-}
-
-/** The `./netcdf` entry, or `undefined` while there is none. */
-export async function netcdfEntry(): Promise<NetcdfEntry | undefined> {
-  const url = new URL("../netcdf.ts", import.meta.url);
-  try {
-    await Deno.stat(url);
-  } catch {
-    return undefined;
-  }
-  return await import(url.href) as NetcdfEntry;
 }
 
 /** How an error ends a part: refused by name, or a crash. */
@@ -78,7 +63,13 @@ export async function readZip(
   path: string,
   expected: Expected,
 ): Promise<PartEnd[]> {
-  const tree = zipTree(source, path);
+  const warnings: string[] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (line: string) => warnings.push(line),
+  };
+  const tree = zipTree(source, path, { logger });
   let listed: string[];
   try {
     listed = await tree.find("");
@@ -95,7 +86,16 @@ export async function readZip(
   }
   const ends: PartEnd[] = [];
   const extra = listed.filter((name) => !members.has(name));
-  const missing = [...members.keys()].filter((name) => !listed.includes(name));
+  const missing: string[] = [];
+  for (const name of members.keys()) {
+    if (listed.includes(name)) continue;
+    const named = warnings.filter((line) => leftOutName(line, name));
+    if (named.length === 0) missing.push(name);
+    // Left out with a warning naming it: refused by name, not lost.
+    for (const message of named) {
+      ends.push({ part: name, end: "refused", message });
+    }
+  }
   ends.push(
     extra.length + missing.length === 0
       ? { part: "(listing)", end: "right" }
@@ -140,6 +140,17 @@ export async function readZip(
   return ends;
 }
 
+/**
+ * Whether `line` is the tree's warning that it left out a member zipfile
+ * calls `name` (zipfile cuts a name at its first NUL; the warning names the
+ * member whole).
+ */
+function leftOutName(line: string, name: string): boolean {
+  const named = /^Listing entry \d+ \("(.*)"\) left out: /s.exec(line)?.[1];
+  return named !== undefined &&
+    (named === name || named.startsWith(`${name}\0`));
+}
+
 /** The listing key of a member name, as the tree names members. */
 function memberKey(name: string): string {
   return name.split("/").filter((s) => s !== "").join("/");
@@ -166,16 +177,18 @@ export async function readArrays(
   source: RepoFs,
   path: string,
   expected: Expected,
-  netcdf: NetcdfEntry | undefined,
 ): Promise<PartEnd[]> {
-  const classic = expected.kind === "netcdf-classic";
   let problems: { path: string; reason: string }[] = [];
-  const store = classic && netcdf
-    ? netcdf.netcdfStore(source, path)
-    : hdf5Store(source, path);
+  let store: MetadataStore;
   try {
-    if (classic && netcdf) await store.get("/.zgroup");
-    else problems = await (store as ReturnType<typeof hdf5Store>).problems();
+    if (expected.kind === "netcdf-classic") {
+      store = netcdfStore(source, path);
+      await store.get("/.zgroup");
+    } else {
+      const hdf5 = hdf5Store(source, path);
+      store = hdf5;
+      problems = await hdf5.problems();
+    }
   } catch (error) {
     return [failed("(file)", error)];
   }

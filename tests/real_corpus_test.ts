@@ -11,14 +11,12 @@ import { type EmulatorCounters, startEmulator } from "../emulator.ts";
 import { bounded } from "./support.ts";
 import {
   type Expected,
-  netcdfEntry,
   type PartEnd,
   readArrays,
   readColumns,
   readZip,
 } from "./real_corpus_read.ts";
 import {
-  CLASSIC_UNTIL_NETCDF,
   type Expectation,
   EXPECTED,
   KNOWN,
@@ -31,6 +29,18 @@ const expected: Record<string, Expected> = {
     await Deno.readTextFile(new URL("expected_parquet.json", ROOT)),
   ),
 };
+
+/** How a file ended, for the closing counts. */
+const OUTCOMES = [
+  "right",
+  "refused whole",
+  "refused in part",
+  "unverified",
+  "known-bad",
+] as const;
+type Outcome = typeof OUTCOMES[number];
+/** The part a refusal of the whole file names. */
+const WHOLE = ["(archive)", "(file)"];
 
 /** What went wrong with a file, one line each; none when it ended as expected. */
 function problemOf(ends: PartEnd[], expectation: Expectation): string[] {
@@ -60,26 +70,23 @@ Deno.test("every real file reads right or is refused by name", async (t) => {
   globalThis.addEventListener("unhandledrejection", listener);
   await using emu = await startEmulator({ dir: ROOT.pathname });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  const netcdf = await netcdfEntry();
-  const count = {
-    right: 0,
-    refused: 0,
-    unverified: 0,
-    known: 0,
-  };
+  const counts: Record<string, Record<Outcome, number>> = {};
   const overRefused: string[] = [];
   try {
     for (const [file, want] of Object.entries(expected)) {
       await t.step(file, async () => {
-        const expectation =
-          want.kind === "netcdf-classic" && !netcdf && !EXPECTED[file]
-            ? CLASSIC_UNTIL_NETCDF
-            : EXPECTED[file] ?? {};
+        const expectation = EXPECTED[file] ?? {};
         const read = want.kind === "zip"
           ? readZip(fs, file, want)
           : want.kind === "parquet"
           ? readColumns(fs, file, want, expectation.documented)
-          : readArrays(fs, file, want, netcdf);
+          : readArrays(fs, file, want);
+        const count = (outcome: Outcome) => {
+          counts[want.kind] ??= Object.fromEntries(
+            OUTCOMES.map((o) => [o, 0]),
+          ) as Record<Outcome, number>;
+          counts[want.kind][outcome]++;
+        };
         const ends = await bounded(read, `reading ${file}`);
         // A failed read may leave work running whose rejection comes later.
         const failed = ends.some((end) => end.end !== "right");
@@ -105,33 +112,41 @@ Deno.test("every real file reads right or is refused by name", async (t) => {
               other.join("\n")
             }`,
           );
-          count.known++;
+          count("known-bad");
           return;
         }
         if (problems.length) fail(`${file}:\n${problems.join("\n")}`);
         const refusals = ends.filter((end) => end.end === "refused");
-        if (ends.some((end) => end.end === "unchecked")) count.unverified++;
+        ok(
+          expectation.refused === undefined || refusals.length > 0,
+          `${file} is no longer refused in any part: drop its EXPECTED refusal`,
+        );
+        if (ends.some((end) => end.end === "unchecked")) count("unverified");
         else if (refusals.length) {
-          count.refused++;
+          const whole = refusals.some((end) => WHOLE.includes(end.part));
+          count(whole ? "refused whole" : "refused in part");
           if (
             want.refused === undefined &&
             !refusals.every((end) => refusedByReference(want, end.part))
           ) {
             overRefused.push(file);
           }
-        } else count.right++;
+        } else count("right");
       });
     }
   } finally {
     globalThis.removeEventListener("unhandledrejection", listener);
   }
+  const total = (outcome: Outcome) =>
+    Object.values(counts).reduce((sum, c) => sum + c[outcome], 0);
   console.log(
-    `${
-      Object.keys(expected).length
-    } files: ${count.right} right, ${count.refused} refused by name (wholly or in part; ${overRefused.length} of them where the reference tool reads what is refused), ${count.unverified} read with no reference to check, ${count.known} known-bad${
-      netcdf ? "" : " (classic NetCDF refused: no ./netcdf entry yet)"
+    `${Object.keys(expected).length} files: ${
+      OUTCOMES.map((o) => `${total(o)} ${o}`).join(", ")
     }`,
   );
+  for (const [kind, c] of Object.entries(counts)) {
+    console.log(`  ${kind}: ${OUTCOMES.map((o) => `${c[o]} ${o}`).join(", ")}`);
+  }
   console.log(`refused where the reference reads: ${overRefused.join(", ")}`);
 });
 
