@@ -1,4 +1,4 @@
-#!/usr/bin/env -S deno run --allow-net --allow-read --allow-write --allow-env
+#!/usr/bin/env -S deno run --unstable-no-legacy-abort --allow-net --allow-read --allow-write --allow-env
 /**
  * `repo-fs`, the command line of repo-fs: browse a dataset of a
  * research-data repository as a file tree, read files, download them

@@ -8,4 +8,4 @@
 export type { ByteSource } from "./src/formats/source.ts";
 export type { Checksum, FileInfo } from "./src/base/types.ts";
 export { lines, type LinesOptions } from "./src/formats/text/lines.ts";
-export { head, tail } from "./src/formats/text/head_tail.ts";
+export { head, tail, type TextOptions } from "./src/formats/text/head_tail.ts";

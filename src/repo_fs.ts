@@ -297,11 +297,17 @@ export class RepoFs {
 
   /**
    * A dataset from a URL as users paste it: the dataset page
-   * (`…/dataset.xhtml?persistentId=…[&version=…]`), the API URL
-   * (`…/api/datasets/:persistentId/?persistentId=…`) or a file page
+   * (`…/dataset.xhtml?persistentId=…[&version=…]`, with `;jsessionid=…`
+   * or the page's search parameters too; an empty `version` is the latest),
+   * the citation page (`…/citation?persistentId=…`), the API URL
+   * (`…/api/datasets/:persistentId/?persistentId=…`), a file page
    * (`…/file.xhtml?persistentId=…` or `?fileId=…`: the dataset holding
-   * that file, asked of the repository). The URL's scheme, port and
-   * version are kept; `options.version` wins over the URL's.
+   * that file, asked of the repository), or a DOI or Handle
+   * (`https://doi.org/10.…`, `doi:10.…`, `https://hdl.handle.net/…`,
+   * `hdl:…`), sent to its resolver (`options.resolver`, default
+   * `https://doi.org` or `https://hdl.handle.net`) without the token, whose
+   * redirect names the page. The URL's scheme, port and version are kept;
+   * `options.version` wins over the URL's.
    *
    * @example
    * ```ts
@@ -315,20 +321,23 @@ export class RepoFs {
    * strictEqual(new TextDecoder().decode(await fs.catFile("a.txt")), "hello");
    * ```
    *
-   * @param url the dataset's (or one of its files') URL
-   * @param options as the constructor's, without `host` and `pid`
+   * @param url the dataset's (or one of its files') URL, DOI or Handle
+   * @param options as the constructor's, without `host` and `pid`, and
+   * `resolver`: the origin DOIs and Handles are resolved at
    */
   static async fromUrl(
     url: string,
-    options: Omit<RepoFsOptions, "host" | "pid"> = {},
+    options: Omit<RepoFsOptions, "host" | "pid"> & { resolver?: string } = {},
   ): Promise<RepoFs> {
+    const { resolver, ...rest } = options;
     const { host, pid, version } = await resolveDatasetUrl(url, {
-      ...options,
+      ...rest,
+      resolver,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retry: new RetryPolicy(options.retry),
     });
     return new RepoFs({
-      ...options,
+      ...rest,
       host,
       pid,
       version: options.version ?? version,
@@ -521,8 +530,10 @@ export class RepoFs {
   /**
    * Downloads a file to `target`: streamed to a temporary file beside it,
    * checked against the listing (size, and checksum when listed), then
-   * renamed into place; a failure or an abort leaves nothing. `target`
-   * must be a path the caller has checked is safe to write.
+   * renamed into place; missing folders are made; a failure or an abort
+   * leaves nothing. With `resume`, a failure or an abort keeps the partial
+   * file (and a record of the object) for the next `resume` to go on from.
+   * `target` must be a path the caller has checked is safe to write.
    */
   async downloadToFile(
     path: string,
@@ -530,12 +541,40 @@ export class RepoFs {
     options: DownloadToFileOptions = {},
   ): Promise<Downloaded> {
     options.signal?.throwIfAborted();
+    if (options.resume === true) {
+      return await this.#resume(path, target, options);
+    }
     const [download, entry, opened] = await Promise.all([
       import("./download/file_download.ts"),
       this.info(path),
       this.open(path),
     ]);
     return await download.downloadToFile(opened, entry, target, options);
+  }
+
+  /** `downloadToFile` with `resume`: see `resume_download.ts`. */
+  async #resume(
+    path: string,
+    target: string,
+    options: DownloadToFileOptions,
+  ): Promise<Downloaded> {
+    const [{ resumeToFile }, { entry, file }] = await Promise.all([
+      import("./download/resume_download.ts"),
+      this.#lookupFile(path),
+    ]);
+    const content = this.#content;
+    return await resumeToFile(
+      (start, validators, signal) => {
+        const object = new SameObject(validators, { ifRange: true });
+        return {
+          stream: content.stream(file, { start }, signal, object),
+          validators: () => object.pinned,
+        };
+      },
+      entry,
+      target,
+      options,
+    );
   }
 
   /**

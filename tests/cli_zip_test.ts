@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { type EmulatorOptions, startEmulator } from "../emulator.ts";
 import { type CliRun, filesBelow, runCli } from "./support.ts";
+import { repeatedDeflate, zipArchive } from "./zip_archive.ts";
 
 const ZIPS = new URL("../fixtures/zip/", import.meta.url);
 const expected = JSON.parse(
@@ -139,6 +140,29 @@ Deno.test("cat of a member reads the directory and that member, not the archive"
   const fetched = t.emu.counters.storeBytes - before;
   ok(fetched > 0 && fetched <= 64 * 1024, `${fetched} bytes fetched`);
   ok(fetched < fixture("plain.zip").length / 3, `${fetched} bytes fetched`);
+});
+
+Deno.test("cat of a 128 MiB deflated member: --head and the whole stream fetch its compressed bytes once", async () => {
+  // 1 MiB of 1 KiB lines, 128 times.
+  const line = "x".repeat(1023) + "\n";
+  const block = new TextEncoder().encode(line.repeat(1024));
+  const member = repeatedDeflate("big.txt", block, 128);
+  await using t = await setup({ "g.zip": zipArchive([member]) });
+  let before = t.emu.counters.storeBytes;
+  equal(
+    ok0(await t.cli("cat", "g.zip!/big.txt", "--head", "1")).stdout,
+    line,
+  );
+  const byHead = t.emu.counters.storeBytes - before;
+  ok(byHead <= 64 * 1024, `--head: ${byHead} bytes fetched`);
+  before = t.emu.counters.storeBytes;
+  const whole = ok0(await t.cli("cat", "g.zip!/big.txt")).bytes;
+  equal(whole.length, member.size);
+  const byCat = t.emu.counters.storeBytes - before;
+  ok(
+    byCat <= member.data.length + 64 * 1024,
+    `cat: ${byCat} bytes fetched of ${member.data.length}`,
+  );
 });
 
 Deno.test("a zip inside a zip: a.zip!/b.zip!/member", async () => {

@@ -171,14 +171,14 @@ Deno.test("a 401 says whether a token was sent and, if none was, how to give one
   equal(none.code, 1);
   ok(
     none.stderr.endsWith(
-      ": Bad API key (no API token was sent; give one with REPO_API_TOKEN or --token-file F)\n",
+      ": Bad API key (no API token was sent; give one with REPO_FS_TOKEN or --token-file F)\n",
     ),
     none.stderr,
   );
   equal(wrong.code, 1);
   ok(
     wrong.stderr.endsWith(
-      ": Bad API key (an API token was sent; check that it is current and has access)\n",
+      ": Bad API key (an API token was sent in X-Repo-key; Dataverse installations read it from X-Dataverse-key: add --token-header X-Dataverse-key (or REPO_FS_TOKEN_HEADER=X-Dataverse-key); check that it is current and has access)\n",
     ),
     wrong.stderr,
   );

@@ -3,11 +3,13 @@
  * bundled sample: the library example (and the pool example appended to it)
  * as a script, the command-line session against `repo-fs emulate --sample`.
  * What they print must be what the README shows, once the random ports (and
- * the seconds a download took) are put back to the README's.
+ * the seconds a download took) are put back to the README's. The install
+ * lines for a checkout run as written from a project beside a copy of the
+ * index (files and modes, `cli.ts` executable).
  */
 
 import { equal, ok } from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { cliCommand, filesBelow, finished } from "./support.ts";
 
 const README = await Deno.readTextFile(
@@ -154,6 +156,82 @@ Deno.test("the README's command-line quick start, run against emulate --sample, 
     const count = Number(got.output.match(/^Downloaded (\d+) of/)?.[1]);
     ok(count > 0);
     equal((await filesBelow(join(dir, "out"))).length, count);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/** Runs `command` with `sh` in `cwd`, finding the `deno` running the tests on PATH. */
+async function shell(command: string, cwd: string) {
+  const path = `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? ""}`;
+  const { code, stdout, stderr } = await new Deno.Command("sh", {
+    args: ["-c", command],
+    cwd,
+    env: { PATH: path, NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  return {
+    code,
+    stdout: decoder.decode(stdout),
+    stderr: decoder.decode(stderr),
+  };
+}
+
+/** Whether `name` runs here. */
+async function runs(name: string): Promise<boolean> {
+  return await new Deno.Command(name, { args: ["--version"], stdout: "null" })
+    .output().then((o) => o.success, () => false);
+}
+
+Deno.test("cli.ts is executable in the index, so a clone can run ./cli.ts", async () => {
+  const { stdout } = await new Deno.Command("git", {
+    args: ["ls-files", "-s", "cli.ts"],
+    cwd: ROOT,
+  }).output();
+  ok(decoder.decode(stdout).startsWith("100755 "), decoder.decode(stdout));
+});
+
+Deno.test("the README's install-from-a-checkout lines run as written, from a project beside a checkout", async () => {
+  const [, lines] = codeBlocks(section("Install"));
+  ok(lines.info === "sh", "the second block of Install is the checkout's");
+  const [deno, node] = lines.body.trimEnd().split("\n");
+  const [example, printed] = codeBlocks(section("Quick start: the library"));
+  const { version } = JSON.parse(await Deno.readTextFile(CONFIG));
+  ok(
+    node.includes(`npm install ../repo-fs/x-repo-fs-${version}.tgz`),
+    `the tarball deno pack writes for version ${version}: ${node}`,
+  );
+  const dir = await Deno.makeTempDir();
+  try {
+    // A checkout as git writes one: the index's files and modes.
+    const checkout = await new Deno.Command("git", {
+      args: ["checkout-index", "-a", `--prefix=${join(dir, "repo-fs")}/`],
+      cwd: ROOT,
+    }).output();
+    equal(checkout.code, 0, decoder.decode(checkout.stderr));
+    const help = await shell("./cli.ts --help", join(dir, "repo-fs"));
+    ok(help.stdout.startsWith("repo-fs: browse"), help.stderr);
+    const project = join(dir, "my-project");
+    await Deno.mkdir(project);
+    await Deno.writeTextFile(join(project, "quick_start.ts"), example.body);
+
+    const quick = await shell(deno, project);
+    equal(quick.code, 0, quick.stderr);
+    equal(quick.stdout, printed.body);
+
+    if (!(await runs("npm")) || !(await runs("node"))) {
+      console.log("npm or node missing: the README's Node line not run");
+      return;
+    }
+    const packed = await shell(node, project);
+    equal(packed.code, 0, packed.stderr);
+    const imported = await shell(
+      `node --input-type=module -e 'import { RepoFs } from "@x/repo-fs"; console.log(new RepoFs({ host: "repo.example.org", pid: "doi:10.5072/FK2/A" }).pid)'`,
+      project,
+    );
+    equal(imported.stdout, "doi:10.5072/FK2/A\n", imported.stderr);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

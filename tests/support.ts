@@ -155,6 +155,9 @@ export function cliCommand(
     cwd,
     env: {
       REPO_API_TOKEN: "",
+      REPO_FS_TOKEN: "",
+      REPO_FS_TOKEN_HEADER: "",
+      REPO_FS_RESOLVER: "",
       REPO_FS_COORDINATOR: "",
       NO_COLOR: "1",
       ...blank,
@@ -191,4 +194,33 @@ export function runCli(
   env: Record<string, string> = {},
 ): Promise<CliRun> {
   return finished(cliCommand(args, env).spawn());
+}
+
+/**
+ * `repo-fs emulate ARGS` running: what it printed up to "Stop with
+ * Ctrl-C.", and `stop()`, which ends it with SIGTERM and gives its exit
+ * code and everything it wrote on stderr.
+ */
+export async function emulateCli(args: string[]) {
+  const child = cliCommand(["emulate", ...args]).spawn();
+  const stderr = new Response(child.stderr).text();
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (!text.includes("Stop with Ctrl-C.\n")) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return {
+    text,
+    async stop(): Promise<{ code: number; stderr: string }> {
+      child.kill("SIGTERM");
+      const [status, said] = await Promise.all([
+        child.status,
+        stderr,
+        reader.cancel(),
+      ]);
+      return { code: status.code, stderr: said };
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
-import { RepoFs, RepoFsPool } from "../mod.ts";
+import { FormatError, RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { head, lines, tail } from "../text.ts";
 import { runCli } from "./support.ts";
@@ -282,4 +282,49 @@ Deno.test("CLI: cat --head N and --tail N print lines; with --start they are ref
   ]);
   strictEqual(both.code, 2);
   ok(both.stderr.includes("--tail, --start do not go together"), both.stderr);
+});
+
+Deno.test("tail gives the last n lines for every n, with trailing newline or without, across its backward blocks", async () => {
+  const text = sampleText(3_000);
+  const all = linesAt(text).map((l) => l.line);
+  const bare = text.replace(/\n$/, "");
+  await using emu = await startEmulator({
+    files: { "a.txt": text, "b.txt": bare, "c.txt": "x\n\n\ny" },
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  for (const n of [1, 2, 7, 100, 999, 2_999, 3_000, 3_001]) {
+    deepStrictEqual(await tail(fs, "a.txt", n), all.slice(-n), `a.txt ${n}`);
+    deepStrictEqual(await tail(fs, "b.txt", n), all.slice(-n), `b.txt ${n}`);
+  }
+  deepStrictEqual(await tail(fs, "c.txt", 3), ["", "", "y"]);
+  deepStrictEqual(await tail(fs, "c.txt", 9), ["x", "", "", "y"]);
+});
+
+Deno.test("maxLineBytes: a line longer than the limit is a FormatError naming it; lines within it read", async () => {
+  const long = "L".repeat(5_000);
+  const text = `head\n${long}\nx\ny\n`;
+  await using emu = await startEmulator({ files: { "l.txt": text } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const limit = { maxLineBytes: 4_096 };
+  const named = (error: unknown) =>
+    error instanceof FormatError &&
+    /longer than 4096 bytes \(the maxLineBytes limit\)/.test(error.message) &&
+    error.message.includes('"l.txt"');
+  await rejects(Array.fromAsync(lines(fs, "l.txt", limit)), named);
+  await rejects(head(fs, "l.txt", 2, limit), named);
+  await rejects(tail(fs, "l.txt", 3, limit), named);
+  // The lines wanted are all shorter than the limit: no refusal.
+  deepStrictEqual(await head(fs, "l.txt", 1, limit), ["head"]);
+  deepStrictEqual(await tail(fs, "l.txt", 2, limit), ["x", "y"]);
+  // A line exactly at the limit is read.
+  deepStrictEqual(await tail(fs, "l.txt", 3, { maxLineBytes: 5_000 }), [
+    long,
+    "x",
+    "y",
+  ]);
+  deepStrictEqual(await head(fs, "l.txt", 2, { maxLineBytes: 5_000 }), [
+    "head",
+    long,
+  ]);
+  await rejects(head(fs, "l.txt", 1, { maxLineBytes: 0 }), TypeError);
 });

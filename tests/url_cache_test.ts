@@ -142,7 +142,7 @@ Deno.test("a pool on a filled urlCacheDir gives its workers the stored URLs with
   });
 });
 
-Deno.test("two processes writing the cache at once leave it readable", async () => {
+Deno.test("two processes writing the cache at once leave it readable, with every entry each added", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir());
   const scope = {
     repository: "https://repo.example.org/api",
@@ -200,10 +200,74 @@ Deno.test("two processes writing the cache at once leave it readable", async () 
   });
   const entries = await cache.read();
   deepStrictEqual(warnings, []);
-  ok(entries.length >= 500, `${entries.length} entries`); // at least the last writer's own
+  const ids = entries.map((entry: { file: { id: number } }) => entry.file.id);
+  const expected = [0, 10_000].flatMap((first) =>
+    Array.from({ length: 500 }, (_, i) => first + i)
+  );
+  deepStrictEqual(ids.sort((a: number, b: number) => a - b), expected); // none lost
   const names = [];
   for await (const entry of Deno.readDir(dir)) names.push(entry.name);
   equal(names.length, 1, `no temporary file left: ${names}`);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a lock left by a writer that is gone, or an old one, is broken: the write happens and the lock goes", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const scope = {
+    repository: "https://repo.example.org/api",
+    pid: "doi:10.5072/FK2/LOCK",
+    version: ":latest",
+  };
+  const { UrlCacheFile } = await import(CACHE_MODULE);
+  const date = new Date().toISOString().replace(/[-:]|\.\d+/g, "");
+  const warnings: string[] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (m: string) => warnings.push(m),
+  };
+  // A process that has ended: its pid runs no more.
+  const ended = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "0"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await ended.status;
+  const hostname = Deno.hostname();
+  const holders = [
+    { pid: ended.pid, host: hostname, age: 0 },
+    { pid: Deno.pid, host: "elsewhere", age: 60 }, // alive, but 60 s old
+  ];
+  for (const [index, { pid, host, age }] of holders.entries()) {
+    const cache = new UrlCacheFile(dir, scope, logger);
+    await cache.read();
+    const lock = `${cache.path}.lock`;
+    await Deno.writeTextFile(lock, JSON.stringify({ pid, host }));
+    const then = new Date(Date.now() - age * 1000);
+    await Deno.utime(lock, then, then);
+    const id = index + 1;
+    const url =
+      `https://s3.example/b/${id}?X-Amz-Date=${date}&X-Amz-Expires=3600`;
+    cache.add({
+      file: { id },
+      url: {
+        url,
+        direct: false,
+        resolvedAt: Date.now(),
+        expiresAt: Date.now() + 3_600_000,
+      },
+    });
+    cache.flush();
+    const file: CacheFile = JSON.parse(await Deno.readTextFile(cache.path));
+    deepStrictEqual(
+      file.urls.map((entry) => entry.id).sort(),
+      holders.slice(0, id).map((_, i) => i + 1),
+    );
+    deepStrictEqual([...Deno.readDirSync(dir)].map((e) => e.name), [
+      cache.path.split("/").at(-1),
+    ]);
+  }
+  deepStrictEqual(warnings, []);
   await Deno.remove(dir, { recursive: true });
 });
 

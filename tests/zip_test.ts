@@ -19,6 +19,7 @@ import { type ByteSource, ZipFormatError, zipTree } from "../zip.ts";
 import { crc32 } from "../src/formats/zip/crc32.ts";
 import { collect } from "../src/content/content.ts";
 import { bounded } from "./support.ts";
+import { zipArchive } from "./zip_archive.ts";
 
 interface Member {
   size: number;
@@ -427,7 +428,7 @@ Deno.test("hostile archives are refused by name, without a hang or a read past t
     /member "tables\/data.csv": it is encrypted/,
   );
   for (
-    const [method, name] of [[12, "bzip2"], [14, "LZMA"], [93, "zstd"]] as const
+    const [method, name] of [[12, "bzip2"], [14, "LZMA"], [95, "XZ"]] as const
   ) {
     await refuses(
       patched(archive, (view) => view.setUint16(csv + 10, method, true)),
@@ -440,11 +441,12 @@ Deno.test("hostile archives are refused by name, without a hang or a read past t
     readCsv,
     /CRC-32 mismatch: the data gives e2eb5957, the directory says 12345678/,
   );
+  const local = new DataView(archive.buffer).getUint32(csv + 42, true);
   await refuses(
-    patched(
-      archive,
-      (view) => view.setUint32(csv + 24, PLAIN[CSV].size - 1, true),
-    ),
+    patched(archive, (view) => {
+      view.setUint32(csv + 24, PLAIN[CSV].size - 1, true);
+      view.setUint32(local + 22, PLAIN[CSV].size - 1, true);
+    }),
     readCsv,
     /more than the 277210 bytes/,
   );
@@ -455,7 +457,10 @@ Deno.test("hostile archives are refused by name, without a hang or a read past t
     /it is stored, yet its size \(2147483647\) is not its stored size \(108000\)/,
   );
   await refuses(
-    patched(archive, (view) => view.setUint32(csv + 20, 50_000, true)),
+    patched(archive, (view) => {
+      view.setUint32(csv + 20, 50_000, true);
+      view.setUint32(local + 18, 50_000, true);
+    }),
     readCsv,
     /its data ends after \d+ bytes, the directory says 277211/,
   );
@@ -498,4 +503,69 @@ Deno.test("a refused member leaves the rest of the archive readable", async () =
     (await crcChanged.catFile(CSV, { start: 0, end: 10 })).length,
     10,
   );
+});
+
+Deno.test("bytes before the end record that only look like a zip64 locator (a member's comment) leave the end record to hold, as Python's zipfile reads them", async () => {
+  const text = new TextEncoder().encode("hello, zip\n");
+  const base = zipArchive([{
+    name: "hi.txt",
+    method: 0,
+    data: text,
+    size: text.length,
+    crc32: crc32(text),
+  }]);
+  const end = base.length - 22;
+  const directory = new DataView(base.buffer).getUint32(end + 16, true);
+  // The entry's comment: a locator's signature, disk 0, offset 0, 1 disk.
+  const comment = new Uint8Array(20);
+  const fake = new DataView(comment.buffer);
+  fake.setUint32(0, 0x07064b50, true);
+  fake.setUint32(16, 1, true);
+  const archive = new Uint8Array(base.length + 20);
+  archive.set(base.subarray(0, end));
+  archive.set(comment, end);
+  archive.set(base.subarray(end), end + 20);
+  const view = new DataView(archive.buffer);
+  view.setUint16(directory + 32, 20, true);
+  view.setUint32(end + 20 + 12, end + 20 - directory, true);
+  const { emu, fs } = await serve({ "c.zip": archive });
+  await using _ = emu;
+  const tree = zipTree(fs, "c.zip");
+  deepStrictEqual(await tree.find(""), ["hi.txt"]);
+  deepStrictEqual(await tree.catFile("hi.txt"), text);
+});
+
+Deno.test("a member whose name holds a NUL is left out with a warning; the rest of the archive reads", async () => {
+  const text = new TextEncoder().encode("kept\n");
+  const member = (name: string) => ({
+    name,
+    method: 0,
+    data: text,
+    size: text.length,
+    crc32: crc32(text),
+  });
+  const { emu, fs } = await serve({
+    "n.zip": zipArchive([member("a.txt\0.exe"), member("b.txt")]),
+  });
+  await using _ = emu;
+  const warnings: string[] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (line: string) => warnings.push(line),
+  };
+  const tree = zipTree(fs, "n.zip", { logger });
+  deepStrictEqual(await tree.find(""), ["b.txt"]);
+  deepStrictEqual(await tree.catFile("b.txt"), text);
+  equal(warnings.length, 1);
+  match(
+    warnings[0],
+    /left out: A dataset path may not contain a NUL character/,
+  );
+  // A NUL does not hide a name that would leave the tree: that is refused whole.
+  const { emu: emu2, fs: fs2 } = await serve({
+    "e.zip": zipArchive([member("../a\0"), member("b.txt")]),
+  });
+  await using _2 = emu2;
+  await rejects(zipTree(fs2, "e.zip").ls(""), /refused: .*"\.\." segment/);
 });

@@ -131,3 +131,22 @@ Deno.test("getArray inflates with node:zlib; the application's zarrita keeps Dec
     globalThis.DecompressionStream = streams;
   }
 });
+
+Deno.test("the synchronous codecs stop at the bytes the chunk's shape holds and say so", async () => {
+  equal(await useSyncZlibCodecs(), true);
+  const input = await compressed("deflate", new Uint8Array(1 << 20));
+  const entry = await zarr.registry.get("zlib (node:zlib)")!();
+  const fits = entry.fromConfig({}, {
+    shape: [1024, 256],
+    dataType: "float32",
+  } as never) as unknown as Decoder;
+  equal(fits.decode(input).length, 1 << 20);
+  const small = entry.fromConfig({}, {
+    shape: [10],
+    dataType: "uint8",
+  } as never) as unknown as Decoder;
+  throws(
+    () => small.decode(input),
+    /a zlib chunk inflates past the 10 bytes its shape holds/,
+  );
+});

@@ -122,7 +122,10 @@ async function cancellable<T>(
 }
 
 function download(
-  { job, path, target, temporary }: Extract<ToWorker, { type: "download" }>,
+  { job, path, target, temporary, resume }: Extract<
+    ToWorker,
+    { type: "download" }
+  >,
 ): Promise<FromWorker> {
   let unreported = 0;
   const report = () => {
@@ -133,6 +136,7 @@ function download(
     const result = await fs!.downloadToFile(path, target, {
       signal,
       temporary,
+      resume,
       onBytes: (bytes) => {
         unreported += bytes;
         if (unreported >= PROGRESS_STEP) report();

@@ -6,7 +6,18 @@
 
 import { clip } from "./errors.ts";
 
-/** Where in a file a {@linkcode FormatError} happened, and what caused it. */
+/**
+ * Where in a file a {@linkcode FormatError} happened, and what caused it.
+ *
+ * @example
+ * ```ts
+ * import { FormatError, type FormatErrorOptions } from "@x/repo-fs";
+ * import { strictEqual } from "node:assert/strict";
+ * const where: FormatErrorOptions = { member: "data/a.nc", variable: "t" };
+ * const error = new FormatError("run.zip", "chunk 3 is damaged", where);
+ * strictEqual(error.message, 'Cannot read "run.zip", member "data/a.nc", variable "t": chunk 3 is damaged');
+ * ```
+ */
 export interface FormatErrorOptions {
   /** The archive member concerned. */
   member?: string;

@@ -10,7 +10,10 @@
 import { redisCoordinator } from "../fleet/redis_coordinator.ts";
 import { type RepoNames, repositoryNames } from "../api/repo_api.ts";
 import { DEFAULT_TIMEOUT_MS, RepoFs } from "../repo_fs.ts";
-import { resolveDatasetUrl } from "../api/dataset_url.ts";
+import {
+  resolveDatasetUrl,
+  type ResolvedDatasetUrl,
+} from "../api/dataset_url.ts";
 import { RetryPolicy } from "../api/retry.ts";
 import type { TabularView } from "../base/types.ts";
 import { httpTrimmed } from "../base/secrets.ts";
@@ -24,8 +27,12 @@ import {
 import type { Output } from "./io.ts";
 import { commandTarget } from "./target.ts";
 
-/** The environment variable the token is read from. */
-const TOKEN_VARIABLE = "REPO_API_TOKEN";
+/** The environment variables the token is read from, the first set winning. */
+const TOKEN_VARIABLES = ["REPO_FS_TOKEN", "REPO_API_TOKEN"];
+/** The environment variable the token's header is read from when `--token-header` is not given. */
+const TOKEN_HEADER_VARIABLE = "REPO_FS_TOKEN_HEADER";
+/** The environment variable the DOI and Handle resolver is read from when `--resolver` is not given. */
+const RESOLVER_VARIABLE = "REPO_FS_RESOLVER";
 /** The environment variable the coordinator is read from when `--coordinator` is not given. */
 const COORDINATOR_VARIABLE = "REPO_FS_COORDINATOR";
 
@@ -41,6 +48,8 @@ export class Context {
   readonly verbose: boolean;
   #token?: Promise<string | undefined>;
   #file?: string;
+  /** The repository a DOI or Handle given as the dataset resolved to. */
+  #resolvedHost?: string;
 
   /**
    * @param line the parsed command line
@@ -60,11 +69,20 @@ export class Context {
 
   /**
    * The repository: `--host`, or the host of `--dataset`, else of the
-   * environment (see {@linkcode commandTarget}).
+   * environment (see {@linkcode commandTarget}); for a DOI or Handle, the
+   * host it resolved to once {@linkcode Context.dataset} asked.
    * @throws {UsageError} when there is none
    */
   host(): string {
-    return commandTarget(this.line, readEnv).host;
+    const host = this.#resolvedHost ?? commandTarget(this.line, readEnv).host;
+    if (host === undefined) {
+      const name = this.line.command?.name;
+      throw new UsageError(
+        `${name} needs --host: a DOI or Handle names a dataset, not its repository`,
+        name,
+      );
+    }
+    return host;
   }
 
   /**
@@ -84,13 +102,15 @@ export class Context {
   }
 
   /**
-   * `--token-header` and `--collections-path`, defaults filled in.
+   * `--token-header` (else `REPO_FS_TOKEN_HEADER`) and `--collections-path`,
+   * defaults filled in.
    * @throws {UsageError} when one cannot be a header name or a path
    */
   names(): RepoNames {
     try {
       return repositoryNames({
-        tokenHeader: stringOption(this.line, "token-header"),
+        tokenHeader: stringOption(this.line, "token-header") ??
+          (readEnv(TOKEN_HEADER_VARIABLE) || undefined),
         collectionsPath: stringOption(this.line, "collections-path"),
       });
     } catch (error) {
@@ -103,7 +123,7 @@ export class Context {
 
   /**
    * The API token: the contents of `--token-file` without its trailing
-   * newline, else `REPO_API_TOKEN`, else none. The token is hidden from
+   * newline, else `REPO_FS_TOKEN`, else `REPO_API_TOKEN`, else none. The token is hidden from
    * every later stderr line. It is read once per run.
    */
   token(): Promise<string | undefined> {
@@ -125,7 +145,9 @@ export class Context {
       );
       if (token === "") throw new Error(`the token file ${file} is empty`);
     } else {
-      token = httpTrimmed(readEnv(TOKEN_VARIABLE) ?? "") || undefined;
+      const set = TOKEN_VARIABLES.map((name) => readEnv(name))
+        .find((value) => value);
+      token = httpTrimmed(set ?? "") || undefined;
     }
     if (token !== undefined) this.out.hide(token);
     return token;
@@ -149,26 +171,30 @@ export class Context {
       | TabularView
       | undefined;
     const urlCacheDir = stringOption(this.line, "url-cache-dir");
+    const resolver = stringOption(this.line, "resolver") ??
+      (readEnv(RESOLVER_VARIABLE) || undefined);
     const coordinator = stringOption(this.line, "coordinator") ??
       (readEnv(COORDINATOR_VARIABLE) || undefined);
     const token = await this.token();
-    let { host, pid } = target;
-    let version = stringOption(this.line, "dataset-version");
     try {
-      if (target.url !== undefined) {
-        const resolved = await resolveDatasetUrl(target.url, {
-          token,
-          ...names,
-          timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          retry: new RetryPolicy(
-            retries === undefined ? {} : { retries },
-            this.verbose ? this.out.logger() : undefined,
-          ),
-        });
-        ({ host, pid } = resolved);
-        version ??= resolved.version;
-        this.#file = resolved.file;
-      }
+      const at: Partial<ResolvedDatasetUrl> & { host: string } =
+        target.url === undefined ? target : await resolveDatasetUrl(
+          target.url,
+          {
+            token,
+            ...names,
+            resolver,
+            timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            retry: new RetryPolicy(
+              retries === undefined ? {} : { retries },
+              this.verbose ? this.out.logger() : undefined,
+            ),
+          },
+        );
+      const { host, pid } = at;
+      const version = stringOption(this.line, "dataset-version") ?? at.version;
+      this.#resolvedHost = host;
+      this.#file = at.file;
       if (pid === undefined) {
         throw new UsageError(`${name} needs --pid (or REPO_FS_PID)`, name);
       }

@@ -3,9 +3,11 @@
  * checked for a safe target on this thread and then downloaded by a worker
  * of a `RepoFsPool` (streamed to a temporary name, hashed with the listed
  * checksum's algorithm, checked against the listing, renamed into place;
- * see `src/pool/file_download.ts`). A
+ * see `src/download/file_download.ts`). A
  * failure or an abort removes the temporary file, so a file under its real
- * name is always complete.
+ * name is always complete; with `--resume`, a file not there yet is
+ * downloaded so that an interruption keeps its bytes for the next
+ * `--resume` to go on from (see `src/download/resume_download.ts`).
  *
  * @module
  */
@@ -46,7 +48,10 @@ export type Outcome =
 export interface DownloadOptions {
   /** Files streamed at once (>= 1). */
   parallel: number;
-  /** Skip files already complete on disk. */
+  /**
+   * Skip files already complete on disk; keep the bytes of those
+   * interrupted, and go on from those kept.
+   */
   resume: boolean;
   /** Stops the run: files in flight are abandoned and their temporary files removed. */
   signal: AbortSignal;
@@ -96,7 +101,8 @@ export async function downloadFile(
 ): Promise<Outcome | undefined> {
   const path = file.name;
   const skipped: Outcome = { path, status: "skipped", bytes: file.size ?? 0 };
-  const fetch = (to: string) => startingOver(pool, path, to, options);
+  const fetch = (to: string, resume = false) =>
+    startingOver(pool, path, to, { ...options, resume });
   try {
     const target = await root.prepare(path);
     let done: Downloaded | "same";
@@ -107,7 +113,7 @@ export async function downloadFile(
       return skipped;
     } else if (await hasListedShape(target, file)) {
       done = await replaceIfVerified(target, fetch);
-    } else done = await fetch(target);
+    } else done = await fetch(target, true);
     if (done === "same") return skipped;
     return {
       path,
@@ -134,12 +140,12 @@ async function startingOver(
   target: string,
   options: DownloadOptions,
 ): Promise<Downloaded> {
-  const { signal, onBytes } = options;
+  const { signal, onBytes, resume } = options;
   try {
-    return await pool.downloadToFile(path, target, { signal, onBytes });
+    return await pool.downloadToFile(path, target, { signal, onBytes, resume });
   } catch (error) {
     if (!(error instanceof RepoChangedError) || signal.aborted) throw error;
-    return await pool.downloadToFile(path, target, { signal, onBytes });
+    return await pool.downloadToFile(path, target, { signal, onBytes, resume });
   }
 }
 

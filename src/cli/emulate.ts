@@ -7,13 +7,14 @@
 
 import { startEmulator } from "../emulator/server.ts";
 import { RepoFs } from "../repo_fs.ts";
+import { DEFAULT_NAMES } from "../api/repo_api.ts";
 import { integerOption, stringOption, UsageError } from "./args.ts";
 import type { Context } from "./context.ts";
 import { onStopSignal } from "./signals.ts";
 
 /**
  * `emulate [DIR] [--sample] [--port N] [--latency-ms N] [--token T]
- * [--no-redirect]`: starts the emulator over `DIR` and/or the sample,
+ * [--token-header H] [--no-redirect]`: starts the emulator over `DIR` and/or the sample,
  * prints both origins and the `--host` and `--pid` (or `--dataset`) to use (one JSON object
  * with `--json`), waits for SIGINT or SIGTERM, then closes the servers.
  */
@@ -22,6 +23,7 @@ export async function emulate(context: Context): Promise<number> {
   const port = integerOption(line, "port", { min: 0, max: 65535 });
   const latencyMs = integerOption(line, "latency-ms", { min: 0 });
   const token = stringOption(line, "token");
+  const { tokenHeader } = context.names();
   const sample = line.values.sample === true;
   const pid = stringOption(line, "pid");
   const dir = context.arg(0);
@@ -40,6 +42,7 @@ export async function emulate(context: Context): Promise<number> {
     port,
     pid,
     token,
+    tokenHeader,
     faults: {
       latencyMs: latencyMs ?? 0,
       redirect: line.values["no-redirect"] !== true,
@@ -53,7 +56,7 @@ export async function emulate(context: Context): Promise<number> {
   });
   const dispose = onStopSignal(() => stop.resolve());
   try {
-    const fs = new RepoFs({ host: emu.host, pid: emu.pid, token });
+    const fs = new RepoFs({ host: emu.host, pid: emu.pid, token, tokenHeader });
     const files = (await fs.find("")).length;
     const target = `--host ${emu.host} --pid ${emu.pid}`;
     const page = `${emu.host}/dataset.xhtml?persistentId=${emu.pid}`;
@@ -79,8 +82,12 @@ export async function emulate(context: Context): Promise<number> {
         `  or --dataset '${page}'`,
         `  (collection alias for datasets: ${emu.alias})`,
         ...(token === undefined ? [] : [
-          "Requests without the --token value are refused (401): give it with",
-          "REPO_API_TOKEN or --token-file.",
+          `Requests without the --token value in ${tokenHeader} are refused (401): give it`,
+          `with REPO_FS_TOKEN or --token-file${
+            tokenHeader === DEFAULT_NAMES.tokenHeader
+              ? ""
+              : `, and REPO_FS_TOKEN_HEADER=${tokenHeader} or --token-header ${tokenHeader}`
+          }.`,
         ]),
         `Example: repo-fs ${target} tree`,
         "Stop with Ctrl-C.",

@@ -62,7 +62,10 @@ export interface Failure {
  * is restricted and no token was given), 1 when any failed, was refused,
  * or a pattern matched nothing, 130 when
  * interrupted by SIGINT or SIGTERM: the downloads in flight are stopped,
- * their temporary files removed, and one line says how far it got.
+ * their temporary files removed (with `--resume`, their bytes kept for the
+ * next `--resume` to go on from), and one line says how far it got. An
+ * output folder that cannot be written is one line before any byte is
+ * fetched.
  */
 export async function get(context: Context): Promise<number> {
   const { line, out } = context;
@@ -158,7 +161,9 @@ export async function get(context: Context): Promise<number> {
       }));
     }
     if (interrupted) {
-      out.error(interruptedLine(outcomes, selected));
+      out.error(
+        interruptedLine(outcomes, selected, line.values.resume === true),
+      );
       return INTERRUPTED;
     }
   }
@@ -317,13 +322,19 @@ function restrictedLine(file: FileInfo): string {
 }
 
 /** The one line an interrupted run ends with. */
-function interruptedLine(outcomes: Outcome[], selected: number): string {
+function interruptedLine(
+  outcomes: Outcome[],
+  selected: number,
+  resume: boolean,
+): string {
   const downloaded = outcomes.filter((o) => o.status === "downloaded").length;
   const skipped = outcomes.filter((o) => o.status === "skipped").length;
   return [
     `interrupted: ${downloaded} of ${selected} files downloaded`,
     skipped > 0 ? ` (${skipped} already complete)` : "",
-    "; files not finished were removed; run again with --resume",
+    resume
+      ? "; the bytes of files not finished were kept: run again with --resume to go on from them"
+      : "; files not finished were removed; run again with --resume",
   ].join("");
 }
 

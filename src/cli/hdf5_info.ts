@@ -1,6 +1,7 @@
 /**
- * What `info` adds for a file named as an HDF5 or NetCDF4 file (`.nc`,
- * `.nc4`, `.h5`, `.hdf5`, `.he5`): its variables with their
+ * What `info` adds for a file named as an HDF5 or NetCDF file (`.nc`,
+ * `.nc4`, `.h5`, `.hdf5`, `.he5`): its variables (and, of a classic
+ * NetCDF file, its format and dimensions: see `netcdf_info.ts`) with their
  * shapes, dtypes and chunking, as `hdf5Store` presents them to Zarr, and
  * the variables it cannot present (a file that cannot be read as HDF5 at
  * all is one such problem, so that `info` still shows its entry).
@@ -12,15 +13,19 @@ import type { ByteSource } from "../formats/source.ts";
 import type { FileInfo } from "../base/types.ts";
 import { readZarrView } from "../formats/hdf5/zarr_view.ts";
 import type { Hdf5Problem } from "../formats/hdf5/zarr_view.ts";
+import { Hdf5UnsupportedError } from "../formats/hdf5/errors.ts";
+import { openFile } from "../formats/netcdf/open_file.ts";
+import { FormatError } from "../base/format_error.ts";
 import {
-  Hdf5FormatError,
-  Hdf5UnsupportedError,
-} from "../formats/hdf5/errors.ts";
+  classicLines,
+  type ClassicSummary,
+  classicSummary,
+  classicVariables,
+} from "./netcdf_info.ts";
 import type { JsonValue } from "../formats/hdf5/values.ts";
 import { displayPath } from "./io.ts";
 
 const NAMES = /\.(nc|nc4|h5|hdf5|he5)$/i;
-/** The first eight bytes of an HDF5 file (its superblock at offset 0). */
 
 /** One variable (a dataset of the file). */
 export interface Hdf5Variable {
@@ -47,19 +52,34 @@ export interface Hdf5Listing {
 }
 
 /**
- * The variables of `entry` when it is an HDF5 or NetCDF4 file, `undefined`
- * for any other entry.
+ * The variables of `entry` when it is named as an HDF5 or NetCDF file
+ * (classic or NetCDF4), `undefined` for any other entry. Other names are
+ * not read: on real installations every content request counts as a
+ * download.
  */
 export async function hdf5Listing(
   source: ByteSource,
   entry: FileInfo,
-): Promise<Hdf5Listing | undefined> {
-  if (entry.type !== "file" || !await isHdf5(source, entry)) return undefined;
+): Promise<Hdf5Listing | (Hdf5Listing & ClassicSummary) | undefined> {
+  if (entry.type !== "file" || !NAMES.test(entry.name)) return undefined;
   let view;
   try {
-    view = await readZarrView(source, entry.name);
+    // A file that cannot be read (restricted, say) is shown as listed.
+    const file = await openFile(source, entry.name).catch((error) => {
+      if (error instanceof FormatError) throw error;
+    });
+    if (file === undefined) return undefined;
+    if (file.kind === "classic") {
+      const { header } = file;
+      return {
+        ...classicSummary(header),
+        variables: classicVariables(header),
+        problems: [],
+      };
+    }
+    view = await readZarrView(file.source, entry.name);
   } catch (error) {
-    const unreadable = error instanceof Hdf5FormatError ||
+    const unreadable = error instanceof FormatError ||
       error instanceof Hdf5UnsupportedError;
     if (!unreadable) throw error;
     return { variables: [], problems: [{ path: "/", reason: error.message }] };
@@ -86,8 +106,13 @@ export async function hdf5Listing(
 }
 
 /** `info`'s lines for the variables: one each, then one per problem. */
-export function hdf5Lines(listing: Hdf5Listing): string[] {
-  const lines = [`${listing.variables.length} variables:`];
+export function hdf5Lines(
+  listing: Hdf5Listing | (Hdf5Listing & ClassicSummary),
+): string[] {
+  const lines = [
+    ...("format" in listing ? classicLines(listing) : []),
+    `${listing.variables.length} variables:`,
+  ];
   for (const v of listing.variables) {
     const dims = v.dimensions && v.dimensions.length > 0
       ? ` (${v.dimensions.join(", ")})`
@@ -106,19 +131,6 @@ export function hdf5Lines(listing: Hdf5Listing): string[] {
     lines.push(`  ${displayPath(problem.path)}  left out: ${problem.reason}`);
   }
   return lines;
-}
-
-/**
- * Whether `entry` is named as an HDF5 or NetCDF4 file and is not a classic
- * NetCDF file (which starts with `CDF`). Other names are not read: on real
- * installations every content request counts as a download.
- */
-async function isHdf5(source: ByteSource, entry: FileInfo): Promise<boolean> {
-  if (!NAMES.test(entry.name)) return false;
-  // A file that cannot be read (restricted, say) is shown as listed.
-  const head = await source.catFile(entry.name, { start: 0, end: 3 })
-    .catch(() => undefined);
-  return head !== undefined && new TextDecoder().decode(head) !== "CDF";
 }
 
 function codecIds(compressor: JsonValue, filters: JsonValue): string[] {

@@ -2,7 +2,9 @@
  * The one way every command says that a path or pattern matched nothing:
  * a {@linkcode NothingFoundError}, which the entry prints as one line on
  * stderr with exit status 1. When `**` would have found matches below the
- * pattern's depth, the line says how many and how to ask for them.
+ * pattern's depth, the line says how many and how to ask for them; else a
+ * pattern says what matches inside the dataset's zip archives, and a path
+ * offers the near names of the folder that would hold it.
  *
  * @module
  */
@@ -11,6 +13,8 @@ import { NotFoundError } from "../base/errors.ts";
 import { normalizePath } from "../tree/paths.ts";
 import type { Browsable } from "./archive_path.ts";
 import { quotePath } from "./io.ts";
+import { nearPaths } from "./near_names.ts";
+import { archiveMatches } from "./archive_matches.ts";
 
 /** A path or pattern matched nothing in the dataset. */
 export class NothingFoundError extends Error {
@@ -26,17 +30,32 @@ export class NothingFoundError extends Error {
 /**
  * The error for `arg`, a path (`ls`, `tree`, `find`, `info`, `cat`) or a
  * pattern (`glob`, `get`), with the `**` hint when it applies:
- * `no file matches "*.nc" at the top level; 12 match "**\/*.nc"`.
+ * `no file matches "*.nc" at the top level; 12 match "**\/*.nc"`; else
+ * `did you mean "tables"?` for a path, or what matches inside zip
+ * archives for a pattern.
  */
 export async function nothingFound(
-  fs: Pick<Browsable, "glob">,
+  fs: Pick<Browsable, "glob" | "ls" | "exists">,
   arg: string,
   kind: "path" | "pattern",
 ): Promise<NothingFoundError> {
   const said = kind === "path"
     ? `No such file or directory in the dataset: ${quotePath(arg)}`
     : `no file matches ${quotePath(arg)}`;
-  return new NothingFoundError(`${said}${await deeperHint(fs, arg)}`);
+  const hint = await deeperHint(fs, arg) ||
+    (kind === "path" ? await nearHint(fs, arg) : await archiveMatches(fs, arg));
+  return new NothingFoundError(`${said}${hint}`);
+}
+
+/** `; did you mean "tables"?`, or `""` when no name is near. */
+async function nearHint(
+  fs: Pick<Browsable, "ls" | "exists">,
+  path: string,
+): Promise<string> {
+  const near = await nearPaths(fs, path);
+  return near.length === 0
+    ? ""
+    : `; did you mean ${near.map(quotePath).join(" or ")}?`;
 }
 
 /**
@@ -44,7 +63,7 @@ export async function nothingFound(
  * path's {@linkcode NothingFoundError}.
  */
 export async function orNothingFound<T>(
-  fs: Pick<Browsable, "glob">,
+  fs: Pick<Browsable, "glob" | "ls" | "exists">,
   path: string,
   promise: Promise<T>,
 ): Promise<T> {

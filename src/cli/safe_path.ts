@@ -13,7 +13,8 @@
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { keyProblem } from "../tree/paths.ts";
 import { errorMessage } from "../base/errors.ts";
-import { temporaryName } from "../download/file_download.ts";
+import { createTemporary, temporaryName } from "../download/file_download.ts";
+import { checkPermissions } from "../download/folder_access.ts";
 import { shortPath } from "../base/short_path.ts";
 
 const CONTROL = /\p{Cc}/u;
@@ -93,13 +94,19 @@ export class OutputRoot {
   }
 
   /**
-   * Creates the folder if needed and resolves it to its real path.
+   * Creates the folder if needed, checks that files can be written and
+   * removed in it (in Deno, that the process has the permissions, named
+   * by their flags), and resolves it to its real path.
    * @param dir the output folder as the user gave it
    */
   static async open(dir: string): Promise<OutputRoot> {
+    checkPermissions(dir);
     try {
       await Deno.mkdir(dir, { recursive: true });
-      return new OutputRoot(await Deno.realPath(dir));
+      const real = await Deno.realPath(dir);
+      // Written and removed: a folder that cannot be written fails here, once.
+      await Deno.remove(await createTemporary(join(real, "probe")));
+      return new OutputRoot(real);
     } catch (error) {
       throw new Error(
         `the output folder ${dir} cannot be made or used: ${

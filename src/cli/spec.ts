@@ -47,7 +47,7 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     type: "string",
     value: "URL",
     description:
-      "the dataset's page or API URL, or a file's page (instead of --host and --pid)",
+      "the dataset's page, citation or API URL, a file's page, or a DOI or Handle (instead of --host and --pid)",
   },
   host: {
     type: "string",
@@ -60,15 +60,23 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     description:
       "dataset persistent id: doi:…, hdl:…, perma:…, or a doi.org / hdl.handle.net URL",
   },
+  resolver: {
+    type: "string",
+    value: "URL",
+    description:
+      "where a DOI or Handle given as --dataset is resolved (default https://doi.org, https://hdl.handle.net; or REPO_FS_RESOLVER)",
+  },
   "token-file": {
     type: "string",
     value: "F",
-    description: "read the API token from F (wins over REPO_API_TOKEN)",
+    description:
+      "read the API token from F (wins over REPO_FS_TOKEN and REPO_API_TOKEN)",
   },
   "token-header": {
     type: "string",
     value: "H",
-    description: "the header that carries the token (default X-Repo-key)",
+    description:
+      "the header that carries the token (default X-Repo-key; X-Dataverse-key on Dataverse; or REPO_FS_TOKEN_HEADER)",
   },
   "collections-path": {
     type: "string",
@@ -207,7 +215,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     max: 1,
     summary: "what the listing says about one path",
     details:
-      "For an HDF5 or NetCDF4 file, also its variables: dtype, shape, dimensions,\nchunking and filters.",
+      "For a NetCDF (classic or NetCDF4) or HDF5 file, also its variables: dtype,\nshape, dimensions, chunking and filters; of a classic file, its format and\ndimensions.",
     options: {},
   },
   {
@@ -333,7 +341,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "FILE",
     min: 1,
     max: 1,
-    summary: "kerchunk references of an HDF5 or NetCDF4 file",
+    summary:
+      "kerchunk references of a NetCDF (classic or NetCDF4) or HDF5 file",
     details:
       "Prints the file as a Zarr group in kerchunk JSON (version 1): metadata inline,\neach chunk as [URL, offset, length] of the file's access URL, which fsspec and\nzarrita follow to the store. Variables that cannot be mapped are named on stderr.",
     options: {
@@ -390,8 +399,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       "Starts the local repository emulator over DIR (read once at start), or",
       "over the sample dataset with --sample, and prints the repository's and the",
       "object store's addresses and the --host and --pid to use with the other",
-      "commands. --pid picks the id. REPO_API_TOKEN and --token-file are ignored:",
-      "--token T makes the repository refuse requests without T (401).",
+      "commands. --pid picks the id. REPO_FS_TOKEN, REPO_API_TOKEN and --token-file",
+      "are ignored:",
+      "--token T makes the repository refuse requests without T (401) in the",
+      "token header (--token-header H or REPO_FS_TOKEN_HEADER; default X-Repo-key).",
       "Example: repo-fs emulate --sample --latency-ms 50 --port 8080",
     ].join("\n"),
     options: {
@@ -448,7 +459,8 @@ export function helpText(command?: CommandSpec): string {
       "Global options (before or after the command):",
       ...optionLines(GLOBAL_OPTIONS),
       "",
-      "The API token is read from --token-file F, else from REPO_API_TOKEN.",
+      "The API token is read from --token-file F, else REPO_FS_TOKEN, else REPO_API_TOKEN;",
+      "its header from --token-header H, else REPO_FS_TOKEN_HEADER.",
       "Without --dataset, --host or --pid: REPO_FS_DATASET, REPO_FS_HOST, REPO_FS_PID.",
       "Example: repo-fs --dataset 'https://demo.dataverse.org/dataset.xhtml?persistentId=doi:10.70122/FK2/ABC' tree",
       "A path through a zip archive of the dataset: 'data.zip!/dir/file' (quoted).",
@@ -466,7 +478,8 @@ export function helpText(command?: CommandSpec): string {
     ...(command.details ? ["", command.details] : []),
     ...own,
     "",
-    "Global options: --dataset URL --host H --pid P --token-file F --token-header H",
+    "Global options: --dataset URL --host H --pid P --resolver URL",
+    "  --token-file F --token-header H",
     "  --collections-path P --head-concurrency N",
     "  --timeout-ms N --retries N --max-bytes N --dataset-version V --tabular T",
     "  --url-cache-dir DIR --coordinator URL --json --verbose",

@@ -7,12 +7,16 @@
  */
 
 import { parseDatasetUrl } from "../api/dataset_url.ts";
+import { pidLink } from "../api/pid_resolver.ts";
 import { isLoopback } from "../api/repo_api.ts";
 import { type CommandLine, stringOption, UsageError } from "./args.ts";
 
-/** The dataset, as the command line or the environment names it. */
+/**
+ * The dataset, as the command line or the environment names it; a DOI or
+ * Handle given as the URL has no host until its resolver is asked.
+ */
 export type Target =
-  | { url: string; host: string; pid?: undefined }
+  | { url: string; host?: string; pid?: undefined }
   | { url?: undefined; host: string; pid?: string };
 
 /**
@@ -45,7 +49,9 @@ export function commandTarget(
       : undefined);
   if (chosen !== undefined) {
     try {
-      return { url: chosen, host: parseDatasetUrl(chosen).host };
+      return pidLink(chosen) === undefined
+        ? { url: chosen, host: parseDatasetUrl(chosen).host }
+        : { url: chosen };
     } catch (error) {
       throw new UsageError((error as Error).message, command);
     }
@@ -54,6 +60,14 @@ export function commandTarget(
     host: host ?? fromEnv("REPO_FS_HOST"),
     pid: pid ?? fromEnv("REPO_FS_PID"),
   };
+  if (
+    target.host === undefined && target.pid !== undefined && pidLink(target.pid)
+  ) {
+    throw new UsageError(
+      `${command} needs --host with --pid; or give the id alone as --dataset ${target.pid}, which its resolver turns into the dataset's page`,
+      command,
+    );
+  }
   if (target.host === undefined) {
     throw new UsageError(
       `${command} needs --dataset URL, or --host and --pid (or REPO_FS_DATASET, REPO_FS_HOST, REPO_FS_PID)`,

@@ -24,10 +24,15 @@ const NAMES = { etag: "ETag", lastModified: "Last-Modified" } as const;
  */
 export class SameObject {
   #first?: Validators;
+  readonly #ifRange: boolean;
 
-  /** @param first the validators pinned elsewhere (a pool's handle), if any */
-  constructor(first?: Validators) {
+  /**
+   * @param first the validators pinned elsewhere (a pool's handle, a resumed download's record), if any
+   * @param options `ifRange`: ask with `If-Range` rather than `If-Match`, so that a changed object is answered whole (200), not refused
+   */
+  constructor(first?: Validators, options: { ifRange?: boolean } = {}) {
     this.#first = first;
+    this.#ifRange = options.ifRange === true;
   }
 
   /** The validators of the first answer, once one pinned them. */
@@ -38,12 +43,19 @@ export class SameObject {
   /**
    * Headers that make the server refuse (412) to answer from another object
    * than the first answer's: `If-Match` with a strong `ETag`, else
-   * `If-Unmodified-Since`. None in browsers, where they would need a CORS
-   * preflight the store may not allow; the answers are still compared.
+   * `If-Unmodified-Since` (with `ifRange`, `If-Range` with either: another
+   * object comes whole, and {@linkcode SameObject.check} refuses it). None
+   * in browsers, where they would need a CORS preflight the store may not
+   * allow; the answers are still compared.
    */
   conditions(): Record<string, string> {
     const first = this.#first;
     if (first === undefined || !SENDS_ACCEPT_ENCODING) return {};
+    if (this.#ifRange) {
+      const strong = first.etag?.startsWith("W/") ? null : first.etag;
+      const validator = strong ?? first.lastModified;
+      return validator === null ? {} : { "If-Range": validator };
+    }
     if (first.etag !== null) {
       return first.etag.startsWith("W/") ? {} : { "If-Match": first.etag };
     }

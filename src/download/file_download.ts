@@ -3,8 +3,9 @@
  * complete but is not: the bytes stream to a temporary name beside the
  * target, are hashed on the way with the listed checksum's algorithm (MD5,
  * SHA-1, SHA-256 or SHA-512), are checked against the listing, and only
- * then are renamed into place. A failure or an abort removes the temporary
- * file. It writes with `node:fs/promises`, which Deno, Node and Bun have.
+ * then are renamed into place. Missing folders are made; permissions are
+ * checked before any byte is fetched. A failure or an abort removes the
+ * temporary file, and an error says so when it cannot. It writes with `node:fs/promises`, which Deno, Node and Bun have.
  *
  * @module
  */
@@ -20,6 +21,8 @@ import {
 import type { RepoFile } from "../repo_file.ts";
 import type { FileInfo } from "../base/types.ts";
 import { writeAll } from "../base/write_all.ts";
+import { errorMessage } from "../base/errors.ts";
+import { prepareFolderOf } from "./folder_access.ts";
 
 /** Marks temporary files; no complete file carries it. */
 export const PARTIAL_MARK = ".repo-fs-partial-";
@@ -111,6 +114,17 @@ export interface DownloadToFileOptions {
    * was still on its way cannot make it again.
    */
   temporary?: string;
+  /**
+   * Keep what an interrupted download fetched and go on from it: the bytes
+   * go to a partial file of a fixed name beside `target`, with a record of
+   * the object (`ETag` or `Last-Modified`, listed size and checksum); a
+   * failure or an abort keeps both, and the next download with `resume`
+   * fetches only the rest, held to the recorded object, then checks the
+   * whole file against the listing before renaming it. A changed object,
+   * or kept bytes that do not verify, start over from byte 0. Default
+   * false (`temporary` is then not used).
+   */
+  resume?: boolean;
 }
 
 /**
@@ -131,8 +145,20 @@ export function temporaryName(target: string): string {
 }
 
 /**
+ * The partial file of a resumable download to `target` (a fixed name,
+ * hidden, marked as {@linkcode temporaryName} marks it) and its record.
+ */
+export function resumeName(target: string): [string, string] {
+  const random = basename(temporaryName(target));
+  const kept = random.slice(0, random.lastIndexOf(PARTIAL_MARK));
+  const partial = join(dirname(target), `${kept}${PARTIAL_MARK}resume`);
+  return [partial, `${partial}.json`];
+}
+
+/**
  * Streams `opened` to a temporary name beside `target`, checks it against
- * the listing entry `file`, and renames it into place. `target` must be a
+ * the listing entry `file`, and renames it into place (removing what an
+ * interrupted resumable download to `target` kept). `target` must be a
  * path the caller has checked is safe to write.
  */
 export async function downloadToFile(
@@ -143,6 +169,7 @@ export async function downloadToFile(
 ): Promise<Downloaded> {
   const { signal, onBytes } = options;
   signal?.throwIfAborted();
+  if (options.temporary === undefined) await prepareFolderOf(target);
   const temp = options.temporary ?? temporaryName(target);
   const handle = await open(
     temp,
@@ -153,7 +180,6 @@ export async function downloadToFile(
       (await handle.write(bytes)).bytesWritten,
   };
   let closed = false;
-  let renamed = false;
   try {
     const hash = checksumHash(file);
     let received = 0;
@@ -167,11 +193,37 @@ export async function downloadToFile(
     closed = true;
     const verified = verifyDownload(file, received, hash?.digest("hex"));
     await rename(temp, target);
-    renamed = true;
+    // What an interrupted resumable download of it kept is of no use now.
+    await Promise.all(
+      resumeName(target).map((path) => rm(path, { force: true })),
+    ).catch(() => {});
     return { bytes: received, verified };
-  } finally {
-    if (!closed) await handle.close();
-    if (!renamed) await removeTemporary(temp);
+  } catch (error) {
+    if (!closed) await handle.close().catch(() => {});
+    throw await removedAfter(error, temp);
+  }
+}
+
+/**
+ * `error`, once the partial file at `path` is removed; when it cannot be,
+ * an error that says so too, naming the file.
+ */
+export async function removedAfter(
+  error: unknown,
+  path: string,
+): Promise<unknown> {
+  try {
+    await removeTemporary(path);
+    return error;
+  } catch (failed) {
+    return new Error(
+      `${
+        errorMessage(error)
+      }; and the partial file ${path} could not be removed: ${
+        errorMessage((failed as Error).cause)
+      }`,
+      { cause: error },
+    );
   }
 }
 
@@ -180,6 +232,7 @@ export async function downloadToFile(
  * name from {@linkcode temporaryName}, and gives its path.
  */
 export async function createTemporary(target: string): Promise<string> {
+  await prepareFolderOf(target);
   const temporary = temporaryName(target);
   await (await open(temporary, "wx")).close();
   return temporary;

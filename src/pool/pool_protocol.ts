@@ -25,6 +25,7 @@ import {
   WorkerCrashedError,
 } from "../base/errors.ts";
 import { CoordinatorError } from "../fleet/coordinator_error.ts";
+import { FormatError } from "../base/format_error.ts";
 import {
   Hdf5FormatError,
   Hdf5UnsupportedError,
@@ -52,7 +53,9 @@ export type ToWorker =
     path: string;
     target: string;
     /** The temporary name beside `target`, chosen by the main thread. */
-    temporary: string;
+    temporary?: string;
+    /** Keep an interrupted download's bytes, and go on from those kept. */
+    resume?: boolean;
   }
   | { type: "cancel"; job: number }
   | { type: "resolved"; answers: UrlAnswer[] }
@@ -172,6 +175,7 @@ export interface PlainError {
 const CLASSES: Record<string, { prototype: Error }> = {
   CoordinatorError,
   DeaccessionedError,
+  FormatError,
   NotFoundError,
   IsADirectoryError,
   ParquetFormatError,

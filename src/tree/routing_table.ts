@@ -83,6 +83,8 @@ export interface CompactListing {
 export interface RoutingTableBuilder {
   /** Adds one listed file (or records why it is left out). */
   add(file: ListedFile): void;
+  /** Adds a directory at a normalised key, empty until files come below it. */
+  addDirectory(key: string, id: number): void;
   /** The table; call once, after the last `add`. */
   finish(): RoutingTable;
 }
@@ -138,6 +140,7 @@ export class RoutingTable {
       : (file: ListedFile) => file;
     return {
       add: (file) => table.#addListed(view(file), contentTypes, logger),
+      addDirectory: (key, id) => table.#addDirectory(key, id, logger),
       finish: () => table,
     };
   }
@@ -309,7 +312,23 @@ export class RoutingTable {
     }
     this.#entries.set(info.name, info);
     this.#fileCount++;
-    let child = info.name;
+    this.#link(info.name, logger);
+  }
+
+  #addDirectory(key: string, id: number, logger?: Logger): void {
+    const existing = this.#entries.get(key);
+    if (existing?.type === "directory") return;
+    if (existing !== undefined) {
+      this.#reject(key, id, `file ${existing.id} is already there`, logger);
+      return;
+    }
+    this.#entries.set(key, directoryInfo(key));
+    this.#children.set(key, []);
+    this.#link(key, logger);
+  }
+
+  /** Makes `child` a child of its parent, making the parent directories needed. */
+  #link(child: string, logger?: Logger): void {
     for (;;) {
       const parent = parentKey(child);
       const holder = this.#entries.get(parent);

@@ -7,8 +7,9 @@
  * 0700) and a file others may read or write is not trusted. It holds no
  * token: a URL that contains one is not kept. Writes are atomic (a private
  * temporary file renamed over the old one) and merge with what other
- * processes wrote meanwhile, so concurrent writers leave a whole file; an
- * entry one of them added may be lost, which costs one HEAD later.
+ * processes wrote meanwhile; writers of one file take turns (a lock file
+ * beside it, see `src/base/file_lock.ts`), so concurrent writers leave a whole file
+ * that holds every entry each of them added.
  *
  * Writing is synchronous because the last write happens as the process
  * exits, `Deno.exit` included, where nothing asynchronous runs. Each write
@@ -28,6 +29,7 @@ import { urlExpiry } from "./signed_url.ts";
 import { errorMessage } from "../base/errors.ts";
 import { holdsSecret } from "../base/secrets.ts";
 import type { Logger } from "../base/types.ts";
+import { withFileLock } from "../base/file_lock.ts";
 
 /** The format tag of the file. */
 const FORMAT = "repo-fs-url-cache/1";
@@ -68,6 +70,7 @@ interface Io {
   fs: typeof import("node:fs");
   path: typeof import("node:path");
   crypto: typeof import("node:crypto");
+  os: typeof import("node:os");
   windows: boolean;
 }
 
@@ -205,24 +208,13 @@ export class UrlCacheFile implements UrlStore {
     const temporary = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-      const merged = new Map<string, StoredUrl>();
-      for (const entry of [...this.#readFile(), ...mine]) {
-        const key = cacheKey(entry.file);
-        const other = merged.get(key)?.url;
-        if (!other || runsOutLater(entry, other)) merged.set(key, entry);
-      }
-      const document: CacheDocument = {
-        format: FORMAT,
-        ...this.#scope,
-        urls: [...merged.values()].filter((entry) =>
-          usable(entry) && !this.#refused.has(entry.url.url)
-        ).map(fileEntry),
-      };
-      fs.writeFileSync(temporary, JSON.stringify(document), {
-        mode: 0o600,
-        flag: "wx",
+      withFileLock(this.#io!, `${path}.lock`, () => {
+        fs.writeFileSync(temporary, JSON.stringify(this.#merged(mine)), {
+          mode: 0o600,
+          flag: "wx",
+        });
+        fs.renameSync(temporary, path);
       });
-      fs.renameSync(temporary, path);
     } catch (error) {
       this.#broken = true;
       this.#warn(
@@ -236,6 +228,26 @@ export class UrlCacheFile implements UrlStore {
         // No temporary file was made where the directory cannot be used.
       }
     }
+  }
+
+  /**
+   * The file as it is now with `mine` added: of two entries for one file,
+   * the one that runs out later; none near expiry, none refused.
+   */
+  #merged(mine: StoredUrl[]): CacheDocument {
+    const merged = new Map<string, StoredUrl>();
+    for (const entry of [...this.#readFile(), ...mine]) {
+      const key = cacheKey(entry.file);
+      const other = merged.get(key)?.url;
+      if (!other || runsOutLater(entry, other)) merged.set(key, entry);
+    }
+    return {
+      format: FORMAT,
+      ...this.#scope,
+      urls: [...merged.values()].filter((entry) =>
+        usable(entry) && !this.#refused.has(entry.url.url)
+      ).map(fileEntry),
+    };
   }
 
   /** The file's usable entries; `[]` with a warning when it cannot be used. */
@@ -382,7 +394,7 @@ async function loadIo(): Promise<Io> {
     import("node:crypto"),
     import("node:os"),
   ]);
-  return { fs, path, crypto, windows: os.platform() === "win32" };
+  return { fs, path, crypto, os, windows: os.platform() === "win32" };
 }
 
 /** The `process` global of Node and Bun, as far as it is used here. */

@@ -12,6 +12,7 @@ import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { chunkReadWindow } from "./read_window.ts";
 import type { ByteSource } from "./zarr_store.ts";
+import { emptySelection } from "./empty_selection.ts";
 import { hierarchyStore } from "./hierarchy_store.ts";
 import { syncZlibStore } from "./zlib_codecs.ts";
 
@@ -205,6 +206,8 @@ export async function readSelection(
     return await arr.getChunk([], { signal });
   }
   const full = padSelection(selection, arr.shape.length);
+  const empty = emptySelection(arr, full);
+  if (empty !== undefined) return empty;
   const asSlices = pointAsSlices(full, arr.shape);
   const options = {
     createQueue: () =>

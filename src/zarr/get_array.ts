@@ -20,6 +20,7 @@ import {
 import { retriesOf } from "../base/retry_count.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
+import { sliceIndices } from "./slice_indices.ts";
 import type { ByteSource } from "./zarr_store.ts";
 import { withZarritaClass } from "./zarrita_errors.ts";
 
@@ -77,7 +78,8 @@ import { withZarritaClass } from "./zarrita_errors.ts";
  *
  * @param source a `RepoFs`, or a `RepoFsPool` to decode in its workers
  * @param root dataset directory holding the hierarchy (`""`: the dataset root),
- * or the path of an HDF5/NetCDF4 file, read as by `hdf5Store`
+ * or the path of a NetCDF file (classic or NetCDF4) or an HDF5 file, read as
+ * by `netcdfStore`
  * @param arrayPath the array's path inside the hierarchy
  * @param selection what to read; everything when absent
  * @param options `signal` cancels the read: chunk reads in flight are
@@ -244,27 +246,6 @@ export function splitSelection(
     };
     return [slice, ...rest];
   });
-}
-
-/**
- * Python's `slice.indices` for a step >= 1: the first index, the step and
- * the number of items; `undefined` for a step zarrita rejects.
- */
-function sliceIndices(
-  slice:
-    | { start: number | null; stop: number | null; step: number | null }
-    | null,
-  size: number,
-): { start: number; step: number; length: number } | undefined {
-  const step = slice?.step ?? 1;
-  if (!Number.isInteger(step) || step < 1) return undefined;
-  const clamp = (index: number | null | undefined, otherwise: number) => {
-    if (index === null || index === undefined) return otherwise;
-    return Math.min(size, Math.max(0, index < 0 ? index + size : index));
-  };
-  const start = clamp(slice?.start, 0);
-  const stop = clamp(slice?.stop, size);
-  return { start, step, length: Math.max(0, Math.ceil((stop - start) / step)) };
 }
 
 /** For each chunk the items `start + k * step` touch, the first such `k`. */

@@ -14,7 +14,10 @@
 
 import { type AsyncReadable, registry, UnsupportedError } from "zarrita";
 
-type Inflate = (bytes: Uint8Array) => Uint8Array;
+type Inflate = (
+  bytes: Uint8Array,
+  options: { maxOutputLength?: number },
+) => Uint8Array;
 
 /** The name each codec is registered under, by the codec it stands in for. */
 const STAND_INS = new Map([
@@ -24,18 +27,74 @@ const STAND_INS = new Map([
   ["numcodecs.zlib", "zlib (node:zlib)"],
 ]);
 
-/** A bytes-to-bytes codec that decodes with `inflate`; encoding is refused. */
+/** Bytes per element of zarrita's data types, where fixed. */
+const ELEMENT_BYTES: Record<string, number> = {
+  bool: 1,
+  int8: 1,
+  uint8: 1,
+  int16: 2,
+  uint16: 2,
+  float16: 2,
+  int32: 4,
+  uint32: 4,
+  float32: 4,
+  int64: 8,
+  uint64: 8,
+  float64: 8,
+};
+
+/**
+ * The bytes a chunk of `meta` (the chunk metadata zarrita gives a codec)
+ * decodes to; `undefined` where its data type has no fixed size.
+ */
+export function chunkByteLimit(
+  meta: { shape?: readonly number[]; dataType?: string } | undefined,
+): number | undefined {
+  const type = meta?.dataType;
+  if (!Array.isArray(meta?.shape) || typeof type !== "string") return;
+  const fixed = /^v2:([SU])(\d+)$/.exec(type);
+  const size = fixed
+    ? Number(fixed[2]) * (fixed[1] === "U" ? 4 : 1)
+    : ELEMENT_BYTES[type];
+  if (size === undefined) return;
+  return meta.shape.reduce((a, b) => a * b, 1) * size;
+}
+
+/**
+ * A bytes-to-bytes codec that decodes with `inflate`, stopping past the
+ * bytes the chunk's shape holds; encoding is refused.
+ */
 function inflatingCodec(name: string, inflate: Inflate) {
   return class {
     readonly kind = "bytes_to_bytes" as const;
-    static fromConfig() {
-      return new this();
+    constructor(readonly limit?: number) {}
+    static fromConfig(
+      _config: unknown,
+      meta?: { shape?: readonly number[]; dataType?: string },
+    ) {
+      return new this(chunkByteLimit(meta));
     }
     encode(): never {
       throw new UnsupportedError(`${name} encode`);
     }
     decode(bytes: Uint8Array): Uint8Array {
-      const out = inflate(bytes);
+      let out: Uint8Array;
+      try {
+        out = inflate(
+          bytes,
+          this.limit === undefined
+            ? {}
+            : { maxOutputLength: Math.max(1, this.limit) },
+        );
+      } catch (error) {
+        if ((error as { code?: string }).code !== "ERR_BUFFER_TOO_LARGE") {
+          throw error;
+        }
+        throw new Error(
+          `a ${name} chunk inflates past the ${this.limit} bytes its shape holds`,
+          { cause: error },
+        );
+      }
       // A Buffer may be a view into memory it shares; a result that moves
       // to another thread must own its whole buffer.
       return out.byteLength === out.buffer.byteLength

@@ -8,8 +8,10 @@ import { Cursor } from "./cursor.ts";
 import { type Dataspace, readDataspace } from "./dataspace.ts";
 import { type Datatype, readDatatype } from "./datatype.ts";
 import { Hdf5FormatError } from "./errors.ts";
+import type { CommittedTypes } from "./committed_types.ts";
 import type { GlobalHeap } from "./global_heap.ts";
-import { decodeNumbers, decodeStrings, type JsonValue } from "./values.ts";
+import { decodeStrings } from "./strings.ts";
+import { decodeNumbers, type JsonValue } from "./values.ts";
 
 /** An attribute as stored. */
 export interface Attribute {
@@ -19,8 +21,14 @@ export interface Attribute {
   data: Uint8Array;
 }
 
-/** Reads an attribute message (versions 1 to 3). */
-export function readAttribute(c: Cursor): Attribute {
+/**
+ * Reads an attribute message (versions 1 to 3); a committed datatype is
+ * resolved through `types`.
+ */
+export async function readAttribute(
+  c: Cursor,
+  types: CommittedTypes,
+): Promise<Attribute> {
   const version = c.u8();
   if (version < 1 || version > 3) {
     throw new Hdf5FormatError(
@@ -28,7 +36,7 @@ export function readAttribute(c: Cursor): Attribute {
       `attribute message version ${version} at address ${c.at}`,
     );
   }
-  c.skip(1);
+  const flags = c.u8();
   const nameSize = c.u16();
   const typeSize = c.u16();
   const spaceSize = c.u16();
@@ -38,15 +46,31 @@ export function readAttribute(c: Cursor): Attribute {
     c.take(pad(nameSize)).subarray(0, Math.max(0, nameSize - 1)),
   );
   const typeAt = c.at + c.pos;
-  const type = readDatatype(
-    new Cursor(c.take(pad(typeSize)), c.sizes, c.path, typeAt),
-  );
+  const typeCursor = new Cursor(c.take(pad(typeSize)), c.sizes, c.path, typeAt);
   const spaceAt = c.at + c.pos;
-  const space = readDataspace(
-    new Cursor(c.take(pad(spaceSize)), c.sizes, c.path, spaceAt),
+  const spaceCursor = new Cursor(
+    c.take(pad(spaceSize)),
+    c.sizes,
+    c.path,
+    spaceAt,
   );
-  const count = elementCount(space);
-  const data = c.take(count * type.size);
+  if (flags & 2) {
+    return {
+      name,
+      type: {
+        class: -1,
+        size: 0,
+        problem: "shared dataspaces are not supported",
+      },
+      space: undefined,
+      data: new Uint8Array(0),
+    };
+  }
+  const type = flags & 1
+    ? await types.resolve(typeCursor)
+    : readDatatype(typeCursor);
+  const space = readDataspace(spaceCursor);
+  const data = c.take(elementCount(space) * type.size);
   return { name, type, space, data };
 }
 
@@ -65,37 +89,12 @@ export async function attributeValue(
   heap: GlobalHeap,
 ): Promise<JsonValue | undefined> {
   const count = elementCount(attr.space);
-  let values: JsonValue[] | undefined;
-  if (attr.type.class === 3) {
-    values = decodeStrings(attr.type.size, attr.data, count);
-  } else if (attr.type.vlen?.string) {
-    const items = await vlenItems(attr, heap);
-    values = items.map((bytes) =>
-      new TextDecoder().decode(bytes).replace(/\0+$/, "")
-    );
-  } else {
-    values = decodeNumbers(attr.type, attr.data, count);
-  }
+  const values: JsonValue[] | undefined = attr.type.text
+    ? await decodeStrings(attr.type, attr.data, count, heap)
+    : decodeNumbers(attr.type, attr.data, count);
   if (values === undefined) return undefined;
   if (attr.space === undefined) return null;
   return attr.space.shape.length === 0 || values.length === 1
     ? values[0]
     : values;
-}
-
-/** The items of a variable-length attribute, each from the global heap. */
-export async function vlenItems(
-  attr: Attribute,
-  heap: GlobalHeap,
-): Promise<Uint8Array[]> {
-  const c = new Cursor(attr.data, heap.sizes, heap.file.path);
-  const refs = Array.from({ length: elementCount(attr.space) }, () => {
-    const length = c.u32();
-    return { length, address: c.offset(), index: c.u32() };
-  });
-  return await Promise.all(
-    refs.map(({ length, address, index }) =>
-      length === 0 ? new Uint8Array(0) : heap.object(address, index)
-    ),
-  );
 }

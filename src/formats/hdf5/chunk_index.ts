@@ -16,6 +16,7 @@ import { Hdf5UnsupportedError } from "./errors.ts";
 import type { FileReader } from "./file_reader.ts";
 import type { Dataset } from "./hierarchy.ts";
 import { ChunkIndex } from "./layout.ts";
+import { FilterId } from "./filters.ts";
 
 /** Bytes a chunk of a contiguous dataset is cut to, about. */
 export const CONTIGUOUS_CHUNK_BYTES = 2 ** 20;
@@ -27,6 +28,8 @@ export type ChunkRef =
     length: number;
     /** Bytes the chunk decodes from: more than `length` for the short last chunk of a contiguous dataset (zero-padded). */
     padTo?: number;
+    /** Bit `i` set: filter `i` of the pipeline was skipped for this chunk. */
+    mask?: number;
   }
   | { data: Uint8Array };
 
@@ -86,10 +89,14 @@ export async function chunkRefs(
     if (layout.address === UNDEFINED_ADDRESS) return refs;
     for (const chunk of await storedChunks(file, sizes, path, dataset)) {
       const where = `chunk [${chunk.scaled}] of "${path}"`;
-      if (chunk.mask !== 0) {
+      const fletcher32 = dataset.filters.findIndex((f) =>
+        f.id === FilterId.fletcher32
+      );
+      if (fletcher32 >= 0 && chunk.mask & (1 << fletcher32)) {
         throw new Hdf5UnsupportedError(
           path,
-          `${where} was stored with some of its filters skipped`,
+          `${where} was stored without its Fletcher-32 checksum`,
+          { path: file.path },
         );
       }
       file.check(chunk, where);
@@ -190,6 +197,7 @@ async function storedChunks(
         throw new Hdf5UnsupportedError(
           path,
           "an extensible array index over an unlimited axis other than the first",
+          { path: file.path },
         );
       }
       const entries = await extensibleArrayChunks(
@@ -223,6 +231,7 @@ async function storedChunks(
       throw new Hdf5UnsupportedError(
         path,
         `chunk index type ${layout.index} is not supported yet`,
+        { path: file.path },
       );
   }
 }

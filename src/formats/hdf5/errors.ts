@@ -41,30 +41,48 @@ export class Hdf5FormatError extends FormatError {
 }
 
 /**
- * A variable of an HDF5 file that cannot be presented as Zarr.
+ * A variable of an HDF5 file that cannot be presented as Zarr: a
+ * {@linkcode FormatError} naming the variable and, when given, the file.
  *
  * @example
  * ```ts
  * import { Hdf5UnsupportedError } from "@x/repo-fs/hdf5";
- * import { strictEqual } from "node:assert/strict";
- * const error = new Hdf5UnsupportedError("names", "variable-length strings");
+ * import { FormatError } from "@x/repo-fs";
+ * import { ok, strictEqual } from "node:assert/strict";
+ * const error = new Hdf5UnsupportedError("names", "compound types are not supported", {
+ *   path: "obs.h5",
+ * });
  * strictEqual(error.variable, "names");
+ * strictEqual(error.path, "obs.h5");
+ * ok(error instanceof FormatError);
  * ```
  */
-export class Hdf5UnsupportedError extends Error {
+export class Hdf5UnsupportedError extends FormatError {
   /** The variable's path in the file. */
-  readonly variable: string;
+  declare readonly variable: string;
   /** Why it cannot be mapped. */
   readonly reason: string;
   /**
    * Makes the error.
    * @param variable the variable's path in the file
    * @param reason why it cannot be mapped
+   * @param options `path`: the file's path in its source (`""` when not
+   * given); `cause`: the failure this explains
    */
-  constructor(variable: string, reason: string) {
-    super(`HDF5 variable "${variable}" cannot be read as Zarr: ${reason}`);
+  constructor(
+    variable: string,
+    reason: string,
+    options: { path?: string; cause?: unknown } = {},
+  ) {
+    const path = options.path ?? "";
+    super(path, reason, {
+      variable,
+      cause: options.cause,
+      message: `HDF5 variable "${variable}"${
+        path === "" ? "" : ` of "${path}"`
+      } cannot be read as Zarr: ${reason}`,
+    });
     this.name = "Hdf5UnsupportedError";
-    this.variable = variable;
     this.reason = reason;
   }
 }

@@ -48,6 +48,12 @@ export class FileReader {
     }
   }
 
+  /** Whether the file has a byte at `address`. */
+  holds(address: number): boolean {
+    return Number.isSafeInteger(address) && address >= 0 &&
+      this.base + address < this.size;
+  }
+
   /** The bytes of `range`, read uncached (chunk data). */
   async raw(
     range: ByteRange,

@@ -9,6 +9,7 @@
 import { Cursor, type Sizes, UNDEFINED_ADDRESS } from "./cursor.ts";
 import { Hdf5FormatError } from "./errors.ts";
 import type { FileReader } from "./file_reader.ts";
+import { btreeV2Records } from "./btree_v2.ts";
 
 /** A fractal heap's header fields needed to find objects. */
 export interface FractalHeap {
@@ -23,6 +24,8 @@ export interface FractalHeap {
   lengthSize: number;
   root: number;
   rootRows: number;
+  /** Address of the v2 B-tree of huge objects (those stored outside the heap). */
+  hugeBtree: number;
 }
 
 /** Reads the header of the fractal heap at `address`. */
@@ -45,7 +48,7 @@ export async function readFractalHeap(
   c.skip(1);
   const maxManaged = c.u32();
   c.length();
-  c.offset();
+  const hugeBtree = c.offset();
   c.length();
   c.offset();
   for (let i = 0; i < 8; i++) c.length();
@@ -83,6 +86,7 @@ export async function readFractalHeap(
     lengthSize,
     root,
     rootRows,
+    hugeBtree,
   };
 }
 
@@ -97,10 +101,11 @@ export async function heapObject(
   const flags = c.u8();
   const kind = (flags >> 4) & 3;
   if (kind === 2) return id.subarray(1, 1 + (flags & 0x0f) + 1);
+  if (kind === 1) return await hugeObject(file, sizes, heap, c);
   if (kind !== 0) {
     throw new Hdf5FormatError(
       file.path,
-      `huge fractal heap objects are not supported`,
+      `a fractal heap ID of unknown kind ${kind}`,
     );
   }
   const offset = c.uint(heap.offsetSize);
@@ -110,6 +115,48 @@ export async function heapObject(
     offset: block.address + offset - block.start,
     length,
   }, "a fractal heap object");
+}
+
+/**
+ * A huge object: stored by itself in the file, where its heap ID says when
+ * the ID is long enough, else where the heap's B-tree of huge objects does.
+ */
+async function hugeObject(
+  file: FileReader,
+  sizes: Sizes,
+  heap: FractalHeap,
+  id: Cursor,
+): Promise<Uint8Array> {
+  let where: { offset: number; length: number } | undefined;
+  if (heap.idLength >= 1 + sizes.offsets + sizes.lengths) {
+    where = { offset: id.offset(), length: id.length() };
+  } else {
+    const wanted = id.uint(Math.min(heap.idLength - 1, sizes.lengths));
+    const { type, records } = await btreeV2Records(
+      file,
+      sizes,
+      heap.hugeBtree,
+    );
+    if (type !== 1) {
+      throw new Hdf5FormatError(
+        file.path,
+        `the huge objects of the fractal heap at ${heap.address} are filtered, which is not supported`,
+      );
+    }
+    for (const record of records) {
+      const r = new Cursor(record, sizes, file.path);
+      const offset = r.offset();
+      const length = r.length();
+      if (r.length() === wanted) where = { offset, length };
+    }
+    if (where === undefined) {
+      throw new Hdf5FormatError(
+        file.path,
+        `huge object ${wanted} is not in the B-tree of the fractal heap at ${heap.address}`,
+      );
+    }
+  }
+  return await file.bytes(where, "a huge fractal heap object");
 }
 
 /** The direct block holding heap offset `offset`: its address and first heap offset. */

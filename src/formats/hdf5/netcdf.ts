@@ -6,7 +6,8 @@
  * @module
  */
 
-import { type Attribute, attributeValue, vlenItems } from "./attributes.ts";
+import { type Attribute, attributeValue, elementCount } from "./attributes.ts";
+import { vlenItems } from "./strings.ts";
 import { Cursor } from "./cursor.ts";
 import type { GlobalHeap } from "./global_heap.ts";
 import type { Hdf5Object } from "./hierarchy.ts";
@@ -22,6 +23,15 @@ export const HIDDEN_ATTRIBUTES = new Set([
   "_IsNetcdf4",
   "_SuperblockVersion",
 ]);
+
+/**
+ * A variable's name as netCDF gives it: netCDF-C stores a variable named
+ * like a dimension it is not the coordinate of as `_nc4_non_coord_NAME`.
+ */
+export function variableName(path: string): string {
+  return path.split("/").map((part) => part.replace(/^_nc4_non_coord_/, ""))
+    .join("/");
+}
 
 /** What netCDF writes as the NAME of a dimension that has no variable. */
 const DIMENSION_ONLY = "This is a netCDF dimension but not a netCDF variable";
@@ -60,7 +70,12 @@ export async function dimensionNames(
   const rank = object.dataset?.space?.shape.length ?? 0;
   const list = object.attributes.find((a) => a.name === "DIMENSION_LIST");
   if (list !== undefined && list.type.vlen?.base.class === 7) {
-    const items = await vlenItems(list, heap);
+    const items = await vlenItems(
+      list.data,
+      elementCount(list.space),
+      list.type.vlen.base.size,
+      heap,
+    );
     const names = items.map((refs) => {
       const address = new Cursor(refs, heap.sizes, heap.file.path).offset();
       const target = byAddress.get(address);

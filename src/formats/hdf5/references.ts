@@ -140,13 +140,37 @@ export async function hdf5References(
     options.paths ? path : options.url ?? accessUrl(source, path),
   ]);
   const refs: KerchunkReferences["refs"] = {};
+  const problems = [...view.problems];
+  // Variable-length values are in the global heap: no range of the file holds them.
+  const inHeap = [...view.arrays.values()].filter((a) => a.dataset.type.vlen);
+  for (const array of inHeap) {
+    problems.push({
+      path: array.path,
+      reason:
+        "variable-length strings cannot be references (their values are in the global heap); hdf5Store reads them",
+    });
+  }
+  const left = new Set(inHeap.map((a) => a.path));
   for (const [key, document] of view.metadata) {
-    refs[key] = JSON.stringify(document);
+    if (!left.has(key.slice(0, key.lastIndexOf("/")))) {
+      refs[key] = JSON.stringify(document);
+    }
   }
   const base = view.file.base;
-  await Promise.all([...view.arrays.values()].map(async (array) => {
+  const arrays = [...view.arrays.values()].filter((a) => !left.has(a.path));
+  await Promise.all(arrays.map(async (array) => {
     const { dataset, codecs } = array;
     const chunks = await array.refs();
+    if ([...chunks.values()].some((ref) => "mask" in ref && ref.mask)) {
+      problems.push({
+        path: array.path,
+        reason:
+          "some chunks were stored with filters skipped, which a Zarr codec list cannot say; hdf5Store reads them",
+      });
+      delete refs[`${array.path}/.zarray`];
+      delete refs[`${array.path}/.zattrs`];
+      return;
+    }
     const contiguous = dataset.layout.kind === "contiguous";
     if (contiguous) {
       refs[`${array.path}/.zarray`] = JSON.stringify(
@@ -170,8 +194,8 @@ export async function hdf5References(
       refs[`${array.path}/${zero}`] = [url, base + first.offset, length];
     }
   }));
-  return view.problems.length > 0
-    ? { version: 1, refs, problems: view.problems }
+  return problems.length > 0
+    ? { version: 1, refs, problems }
     : { version: 1, refs };
 }
 

@@ -7,8 +7,14 @@
 
 import type { AsyncReadable, RangeQuery } from "zarrita";
 import type { ByteSource } from "../source.ts";
-import type { ChunkRef } from "./chunk_index.ts";
+import { type ChunkRef, zarrChunks } from "./chunk_index.ts";
+import {
+  checkStoredSize,
+  type ChunkPlace,
+  decodeChunk,
+} from "./chunk_decode.ts";
 import { Hdf5FormatError, Hdf5UnsupportedError } from "./errors.ts";
+import { FilterId } from "./filters.ts";
 import { fletcher32Holds } from "./fletcher32.ts";
 import {
   type Hdf5Problem,
@@ -16,6 +22,8 @@ import {
   readZarrView,
   type ZarrView,
 } from "./zarr_view.ts";
+import type { JsonValue } from "./values.ts";
+import { decodeStrings, encodeVlenUtf8 } from "./strings.ts";
 
 /**
  * A zarrita store over an HDF5 or NetCDF4 file.
@@ -64,14 +72,22 @@ export interface Hdf5Store {
 
 /**
  * A zarrita store presenting the HDF5 or NetCDF4 file `path` of `source`
- * as a Zarr v2 group: its groups, its datasets as arrays (chunks mapped to
- * ranges of the file, deflate as `zlib`, shuffle as `shuffle`), their
- * attributes, and NetCDF dimensions as `_ARRAY_DIMENSIONS`. The file's
- * metadata is read on the first `get`, each level of the hierarchy and of
- * a chunk index at once; a dataset's chunk index is read the first time
- * one of its chunks is asked for. A variable that cannot be mapped
- * (variable-length strings, compound types, unsupported filters) is left
- * out and named by `problems()`.
+ * as a Zarr v2 group: its groups, its datasets as arrays, their
+ * attributes, and NetCDF dimensions as `_ARRAY_DIMENSIONS`. Each chunk is
+ * read as one range of the file and served decoded (deflate and shuffle
+ * undone here, inflating no further than the bytes the chunk's shape
+ * holds: past that, or stored in more bytes than its values can take, it is
+ * an `Hdf5FormatError` naming the file and variable). Strings (fixed-length
+ * and variable-length) are served as `vlen-utf8` objects, so zarrita gives
+ * JS strings; an enum is its base integer type, with its names in the CF
+ * attributes `flag_values` and `flag_meanings`; committed datatypes are
+ * resolved. The file's metadata is read on the first `get`, each level of
+ * the hierarchy and of a chunk index at once; a dataset's chunk index is
+ * read the first time one of its chunks is asked for. A variable or
+ * attribute that cannot be mapped (compound, reference, opaque and
+ * variable-length sequence types, unsupported filters, an attribute that
+ * cannot be read) is left out and named by `problems()`; the rest of the
+ * file reads.
  *
  * @example
  * ```ts
@@ -81,7 +97,8 @@ export interface Hdf5Store {
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] in degC along the
- * // dimension scale `time`, and the variable-length strings `names`; gzipped, in base64.
+ * // dimension scale `time`, and the variable-length strings `names` = ["a", "bc"];
+ * // gzipped, in base64.
  * const gzipped = Uint8Array.from(atob(
  *   "H4sIAAAAAAACA+2ZMUsjQRTH38wmcW9ZycaLhKhgDrSysbtG0LBZL8E1gaxaCV40iwQvscgeeNU1" +
  *     "NnbHFVdcaWXpRxDuA9hcF7D1G9jqvJ0Zs0ZBQRCE94NhMjNv3psZUvz570m1sjpuTVmGaYLmVrEz" +
@@ -103,7 +120,10 @@ export interface Hdf5Store {
  * deepStrictEqual((await zarr.get(t)).data, new Float32Array([1.5, 2.5, 3.5]));
  * // Its attributes, and its dimension as xarray names it.
  * deepStrictEqual(t.attrs, { units: "degC", _ARRAY_DIMENSIONS: ["time"] });
- * strictEqual((await store.problems())[0].path, "names"); // left out, and why
+ * // Variable-length strings, as JS strings.
+ * const names = await zarr.open(zarr.root(store).resolve("names"), { kind: "array" });
+ * deepStrictEqual((await zarr.get(names)).data, ["a", "bc"]);
+ * deepStrictEqual(await store.problems(), []); // nothing left out
  * ```
  *
  * @param source a `RepoFs`, a `RepoFsPool`, or any tree with `info` and ranged `catFile`
@@ -125,14 +145,22 @@ export function hdf5Store(
     async get(key, { signal } = {}) {
       const zarr = await load();
       const name = key.slice(1);
-      const metadata = zarr.metadata.get(name);
-      if (metadata !== undefined) {
-        return new TextEncoder().encode(JSON.stringify(metadata));
+      if (name === ".zmetadata") {
+        const metadata = Object.fromEntries(
+          [...zarr.metadata.keys()].map((k) => [k, served(zarr, k)!]),
+        );
+        return encode({ zarr_consolidated_format: 1, metadata });
       }
+      const metadata = served(zarr, name);
+      if (metadata !== undefined) return encode(metadata);
       const problem = zarr.problems.find((p) =>
         name === `${p.path}/.zarray` || name === `${p.path}/.zattrs`
       );
-      if (problem) throw new Hdf5UnsupportedError(problem.path, problem.reason);
+      if (problem) {
+        throw new Hdf5UnsupportedError(problem.path, problem.reason, {
+          path: zarr.file.path,
+        });
+      }
       const slash = name.lastIndexOf("/");
       const array = zarr.arrays.get(slash < 0 ? "" : name.slice(0, slash));
       if (array === undefined) return undefined;
@@ -160,8 +188,31 @@ async function readChunk(
   ref: ChunkRef,
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
+  const decoded = await readStoredChunk(zarr, array, key, ref, signal);
+  const { type } = array.dataset;
+  if (type.text === undefined) return decoded;
+  const count = decoded.length / type.size;
+  return encodeVlenUtf8(
+    await decodeStrings(type, decoded, count, zarr.heap),
+  );
+}
+
+/** A chunk's bytes, its filters undone. */
+async function readStoredChunk(
+  zarr: ZarrView,
+  array: MappedArray,
+  key: string,
+  ref: ChunkRef,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   if ("data" in ref) return ref.data.slice();
+  const { dataset } = array;
+  const place: ChunkPlace = { file: zarr.file.path, variable: array.path, key };
+  const bytes = zarrChunks(dataset).reduce((a, b) => a * b, 1) *
+    dataset.type.size;
+  checkStoredSize(ref.length, bytes, dataset.filters, place);
   const what = `chunk ${key} of "${array.path}"`;
+  let stored: Uint8Array;
   if (array.codecs.fletcher32) {
     const checked = await zarr.file.raw(
       { ...ref, length: ref.length + 4 },
@@ -172,15 +223,63 @@ async function readChunk(
       throw new Hdf5FormatError(
         zarr.file.path,
         `${what} fails its Fletcher-32 checksum`,
+        { variable: array.path },
       );
     }
-    return checked.subarray(0, ref.length);
+    stored = checked.subarray(0, ref.length);
+  } else {
+    stored = await zarr.file.raw(ref, what, signal);
   }
-  const bytes = await zarr.file.raw(ref, what, signal);
-  if (ref.padTo === undefined) return bytes;
+  if (dataset.filters.some((f) => f.id !== FilterId.fletcher32)) {
+    return await decodeChunk(
+      stored,
+      dataset.filters,
+      ref.mask ?? 0,
+      bytes,
+      place,
+    );
+  }
+  if (ref.padTo === undefined) return stored;
   const padded = new Uint8Array(ref.padTo);
-  padded.set(bytes);
+  padded.set(stored);
   return padded;
+}
+
+function encode(document: JsonValue): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(document));
+}
+
+/** Metadata document `name` as the store serves it; `undefined` for any other key. */
+function served(
+  zarr: ZarrView,
+  name: string,
+): Record<string, JsonValue> | undefined {
+  const metadata = zarr.metadata.get(name);
+  if (metadata === undefined) return undefined;
+  const array = name.endsWith("/.zarray") || name === ".zarray"
+    ? zarr.arrays.get(name.slice(0, -".zarray".length).replace(/\/$/, ""))
+    : undefined;
+  return array ? decodedZarray(array, metadata) : metadata;
+}
+
+/**
+ * A `.zarray` as the store serves it: chunks come decoded, so no codecs,
+ * and strings come as `vlen-utf8` objects.
+ */
+function decodedZarray(
+  array: MappedArray,
+  metadata: Record<string, JsonValue>,
+): Record<string, JsonValue> {
+  if (array.dataset.type.text === undefined) {
+    return { ...metadata, compressor: null, filters: null };
+  }
+  return {
+    ...metadata,
+    dtype: "|O",
+    compressor: null,
+    filters: [{ id: "vlen-utf8" }],
+    fill_value: "",
+  };
 }
 
 function slice(bytes: Uint8Array, range: RangeQuery): Uint8Array {

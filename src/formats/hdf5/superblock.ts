@@ -41,6 +41,13 @@ export function hasSignature(bytes: Uint8Array, at: number): boolean {
  * may come first). Sets the reader's base address.
  */
 export async function readSuperblock(file: FileReader): Promise<Superblock> {
+  const classic = classicNetcdf(await file.upTo(0, 4, "the superblock"));
+  if (classic !== undefined) {
+    throw new Hdf5FormatError(
+      file.path,
+      `it is classic NetCDF (${classic}), not HDF5 or NetCDF4: netcdfStore of @x/repo-fs/netcdf reads it`,
+    );
+  }
   for (let at = 0; at + 8 <= file.size; at = at === 0 ? 512 : at * 2) {
     const head = await file.upTo(at, 128, "the superblock");
     if (!hasSignature(head, 0)) continue;
@@ -52,6 +59,12 @@ export async function readSuperblock(file: FileReader): Promise<Superblock> {
     file.path,
     "no HDF5 signature at 0, 512, 1024, … (not an HDF5 or NetCDF4 file)",
   );
+}
+
+/** `CDF-1`, `CDF-2` or `CDF-5` for the signature of a classic NetCDF file. */
+function classicNetcdf(head: Uint8Array): string | undefined {
+  if (head[0] !== 0x43 || head[1] !== 0x44 || head[2] !== 0x46) return;
+  return { 1: "CDF-1", 2: "CDF-2", 5: "CDF-5" }[head[3]];
 }
 
 function parse(bytes: Uint8Array, path: string, at: number): Superblock {

@@ -1,7 +1,6 @@
 /**
  * Element values decoded to JSON as Zarr metadata writes them: numbers
- * (`"NaN"`, `"Infinity"`, `"-Infinity"` for floats that JSON lacks), and
- * strings.
+ * (`"NaN"`, `"Infinity"`, `"-Infinity"` for floats that JSON lacks).
  *
  * @module
  */
@@ -70,18 +69,4 @@ export function jsonNumber(value: number): JsonValue {
   if (value === Infinity) return "Infinity";
   if (value === -Infinity) return "-Infinity";
   return value;
-}
-
-/** Fixed-length strings, each cut at its first NUL. */
-export function decodeStrings(
-  size: number,
-  bytes: Uint8Array,
-  count: number,
-): string[] {
-  const decoder = new TextDecoder();
-  return Array.from({ length: count }, (_, i) => {
-    const item = bytes.subarray(i * size, (i + 1) * size);
-    const end = item.indexOf(0);
-    return decoder.decode(end < 0 ? item : item.subarray(0, end));
-  });
 }

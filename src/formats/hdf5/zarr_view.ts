@@ -9,6 +9,7 @@
 import { attributeValue } from "./attributes.ts";
 import { type ChunkRef, chunkRefs, zarrChunks } from "./chunk_index.ts";
 import { Hdf5FormatError } from "./errors.ts";
+import { FormatError } from "../../base/format_error.ts";
 import { FileReader } from "./file_reader.ts";
 import { type ZarrCodecs, zarrCodecs } from "./filters.ts";
 import { GlobalHeap } from "./global_heap.ts";
@@ -18,6 +19,7 @@ import {
   isDimensionOnly,
   isDimensionScale,
   isShown,
+  variableName,
 } from "./netcdf.ts";
 import { readSuperblock } from "./superblock.ts";
 import { decodeNumbers, type JsonValue } from "./values.ts";
@@ -33,23 +35,22 @@ import type { Sizes } from "./cursor.ts";
  * import { type Hdf5Problem, hdf5Store } from "@x/repo-fs/hdf5";
  * import { startEmulator } from "@x/repo-fs/emulator";
  * import { deepStrictEqual } from "node:assert/strict";
- * // t.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
- * // variable-length strings `names`; gzipped, in base64.
+ * // p.h5 as h5py writes it: float32 `t` = [1.5, 2.5, 3.5] and the
+ * // compound `pairs`; gzipped, in base64.
  * const gzipped = Uint8Array.from(atob(
- *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1BwWwrCN4CK+77drOrv4RLEpHBWkCMbGVcwCSFrhAEu" +
- *     "JgZGBgY2HgYgxVhyGGoMmwCIz5qXmJtafJ4TKmjCQBZYJatrCHYS0AJGEQYGJkZGRmaoHJwWYWAU" +
- *     "VJBnYAHzFBjEORjE64EsVqDrmLk4gC5nZjzPCFHLAzN4A8OQA2suO99gYDhgD/SjAwNDggPIS7e5" +
- *     "IHJMUAzjMzKMglEwCkbBKBgFo2C4APS2EBMDov6HtYUkGRkZgE0wMIa0AzggbSEmSFvoNrRxoDCE" +
- *     "20Lzf/0WdHf29wF7RQC1zQMLi6RkVD5MPhHNrAP8o+lqFIyCUTAKRsEoGAWjYBSMglEwCkbBKBis" +
- *     "AADpYE4r2xoAAA==",
+ *   "H4sIAAAAAAACA+v0cHHj5ZLiYubgYICB/1CgAhUygIr/fBI4xd/DJYhJITiEKxsZVzAJIWuEAS4m" +
+ *     "BkYGBjYeBiDFWHIYagybAIjPWpCYWVR8nhEqaMJAFtgduHc72ElACxhFGBiYGBkZmaFycFqEgVFQ" +
+ *     "QZ6BBcxTYBDnYBCvB7JYga5j5uIAupyFkQHqVR6YwRsYhhwozSw6hR4WTFA5GM2sx8BoxgTxZyID" +
+ *     "gwDQ27BgSWJgEVSwhwaEA4MJN4PJf2bUUOKBhpIEzMppgzUsXKX+7GcYBaNgFIyCUYAPHLAHlv4O" +
+ *     "DAwJDrhUAABBIKYiJAgAAA==",
  * ), (c) => c.charCodeAt(0));
  * const unzip = new DecompressionStream("gzip");
  * const h5 = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
- * await using emu = await startEmulator({ files: { "t.h5": h5 } });
+ * await using emu = await startEmulator({ files: { "p.h5": h5 } });
  * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const problems: Hdf5Problem[] = await hdf5Store(fs, "t.h5").problems();
+ * const problems: Hdf5Problem[] = await hdf5Store(fs, "p.h5").problems();
  * deepStrictEqual(problems, [
- *   { path: "names", reason: "variable-length strings have no Zarr v2 dtype here" },
+ *   { path: "pairs", reason: "compound types are not supported" },
  * ]);
  * ```
  */
@@ -73,6 +74,8 @@ export interface MappedArray {
 export interface ZarrView {
   file: FileReader;
   sizes: Sizes;
+  /** Where variable-length values are. */
+  heap: GlobalHeap;
   /** Metadata documents by key without a leading slash (`temperature/.zarray`). */
   metadata: Map<string, Record<string, JsonValue>>;
   arrays: Map<string, MappedArray>;
@@ -98,9 +101,13 @@ export async function readZarrView(
   const heap = new GlobalHeap(file, sizes);
   const byAddress = new Map(objects.map((object) => [object.address, object]));
   const netcdf = objects[0].attributes.some((a) => a.name === "_NCProperties");
+  if (netcdf) {
+    for (const object of objects) object.path = variableName(object.path);
+  }
   const view: ZarrView = {
     file,
     sizes,
+    heap,
     metadata: new Map(),
     arrays: new Map(),
     problems: [],
@@ -108,6 +115,16 @@ export async function readZarrView(
   const prefix = (p: string) => p === "" ? "" : `${p}/`;
   await Promise.all(objects.map(async (object) => {
     const { dataset } = object;
+    if (object.unreadable !== undefined) {
+      view.problems.push({ path: object.path, reason: object.unreadable });
+      return;
+    }
+    for (const reason of object.attributeProblems) {
+      view.problems.push({
+        path: object.path === "" ? "/" : object.path,
+        reason,
+      });
+    }
     if (dataset === undefined) {
       view.metadata.set(`${prefix(object.path)}.zgroup`, { zarr_format: 2 });
       view.metadata.set(
@@ -129,6 +146,9 @@ export async function readZarrView(
     }
     const scale = await isDimensionScale(object, heap);
     const attrs = await shownAttributes(object, scale, heap, view.problems);
+    if (dataset.type.members !== undefined) {
+      Object.assign(attrs, enumAttributes(dataset.type.members));
+    }
     const dims = await dimensionNames(object, byAddress, heap);
     if (dims !== undefined) attrs._ARRAY_DIMENSIONS = dims;
     else if (netcdf && dataset.space?.shape.length === 0) {
@@ -145,8 +165,11 @@ export async function readZarrView(
       dataset,
       codecs,
       refs: () => {
-        refs ??= chunkRefs(file, sizes, object.path, dataset).then((map) =>
-          codecs.fletcher32 ? withoutChecksums(map) : map
+        refs ??= chunkRefs(file, sizes, object.path, dataset).then(
+          (map) => codecs.fletcher32 ? withoutChecksums(map) : map,
+          (error) => {
+            throw ofVariable(error, object.path);
+          },
         );
         refs.catch(() => refs = undefined);
         return refs;
@@ -154,6 +177,17 @@ export async function readZarrView(
     });
   }));
   return view;
+}
+
+/** `error`, naming `variable` when it is an HDF5 format error that does not yet. */
+function ofVariable(error: unknown, variable: string): unknown {
+  if (!(error instanceof Hdf5FormatError) || error.variable !== undefined) {
+    return error;
+  }
+  return new Hdf5FormatError(error.path, error.problem, {
+    variable,
+    cause: error,
+  });
 }
 
 /** Why a dataset cannot be a Zarr array, if it cannot. */
@@ -188,7 +222,7 @@ export function zarray(
 }
 
 function fillValue(dataset: Dataset): JsonValue {
-  if (dataset.type.class === 3) return null;
+  if (dataset.type.text !== undefined) return null;
   if (dataset.fill === undefined) return 0;
   return decodeNumbers(dataset.type, dataset.fill, 1)?.[0] ?? 0;
 }
@@ -204,10 +238,21 @@ async function shownAttributes(
     if (
       !isShown(attr, scale) || (object.dataset && attr.name === "_FillValue")
     ) continue;
-    const value = await attributeValue(attr, heap);
+    const path = object.path === "" ? "/" : object.path;
+    let value: JsonValue | undefined;
+    try {
+      value = await attributeValue(attr, heap);
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      problems.push({
+        path,
+        reason: `attribute "${attr.name}": ${error.problem}`,
+      });
+      continue;
+    }
     if (value === undefined) {
       problems.push({
-        path: object.path === "" ? "/" : object.path,
+        path,
         reason: `attribute "${attr.name}": ${
           attr.type.problem ?? "its type has no JSON form"
         }`,
@@ -217,6 +262,20 @@ async function shownAttributes(
     }
   }
   return attrs;
+}
+
+/**
+ * An enum's members as CF flag attributes: `flag_values`, and
+ * `flag_meanings`, the names in the same order, separated by spaces.
+ */
+function enumAttributes(
+  members: Record<string, number>,
+): Record<string, JsonValue> {
+  const names = Object.keys(members);
+  return {
+    flag_values: names.map((name) => members[name]),
+    flag_meanings: names.join(" "),
+  };
 }
 
 /** Chunk ranges without the Fletcher-32 checksum each chunk ends with. */

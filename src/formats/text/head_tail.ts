@@ -7,8 +7,40 @@
 import { concat } from "../../content/content.ts";
 import type { ByteSource } from "../source.ts";
 import { FIRST_CHUNK, LAST_CHUNK } from "./chunks.ts";
-import { endsWithNewline, lineText, nextNewline } from "./line_bytes.ts";
+import {
+  endsWithNewline,
+  lineText,
+  NEWLINE,
+  nextNewline,
+} from "./line_bytes.ts";
+import { lineTooLong, maxLineBytes } from "./line_limit.ts";
 import { lines } from "./lines.ts";
+
+/**
+ * Options of {@linkcode head} and {@linkcode tail}.
+ *
+ * @example
+ * ```ts
+ * import { FormatError, RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { tail, type TextOptions } from "@x/repo-fs/text";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ * await using emu = await startEmulator({ files: { "log.txt": "a very long line\nok\n" } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const short: TextOptions = { maxLineBytes: 8 };
+ * deepStrictEqual(await tail(fs, "log.txt", 1, short), ["ok"]);
+ * await rejects(tail(fs, "log.txt", 2, short), FormatError); // the long line is needed
+ * ```
+ */
+export interface TextOptions {
+  /** Aborts the reads. */
+  signal?: AbortSignal;
+  /**
+   * The longest line held, in bytes: a longer one that is needed is a
+   * `FormatError` naming the limit. Default 64 MiB.
+   */
+  maxLineBytes?: number;
+}
 
 /**
  * The first `n` lines of file `path` (fewer when it has fewer), as
@@ -29,13 +61,13 @@ import { lines } from "./lines.ts";
  * @param source a `RepoFs`, a `RepoFsPool` or a `zipTree`
  * @param path the file's path in `source`
  * @param n how many lines
- * @param options `signal` aborts the reads
+ * @param options `signal` aborts the reads; `maxLineBytes` bounds a line
  */
 export async function head(
   source: ByteSource,
   path: string,
   n: number,
-  options: { signal?: AbortSignal } = {},
+  options: TextOptions = {},
 ): Promise<string[]> {
   checkCount(n);
   const first: string[] = [];
@@ -51,7 +83,9 @@ export async function head(
  * {@linkcode lines} gives them. It reads backwards by ranges from the end
  * of the file (suffix ranges, so an ingested `.tab` file, served longer
  * than listed, is read from its true end), each twice the last, from
- * 16 KiB, until they hold `n` whole lines or reach the file's start.
+ * 16 KiB, until they hold `n` whole lines or reach the file's start,
+ * looking at each byte once to count them. A line it needs that is longer
+ * than `maxLineBytes` (default 64 MiB) is a `FormatError` naming the limit.
  *
  * @example
  * ```ts
@@ -68,48 +102,86 @@ export async function head(
  * @param source a `RepoFs`, a `RepoFsPool` or a `zipTree`
  * @param path the file's path in `source`
  * @param n how many lines
- * @param options `signal` aborts the reads
+ * @param options `signal` aborts the reads; `maxLineBytes` bounds a line
  */
 export async function tail(
   source: ByteSource,
   path: string,
   n: number,
-  options: { signal?: AbortSignal } = {},
+  options: TextOptions = {},
 ): Promise<string[]> {
   checkCount(n);
+  const limit = maxLineBytes(options.maxLineBytes);
   if (n === 0) return [];
   const { signal } = options;
-  const pieces: Uint8Array[] = [];
+  const blocks: Uint8Array[] = [];
   let have = 0;
   let size = FIRST_CHUNK;
   let atStart = false;
-  let body: Uint8Array = new Uint8Array(0);
-  while (!atStart) {
+  let trailing = false;
+  const back = new BackwardLines(n, limit, path);
+  while (!atStart && !back.done) {
     const range = have === 0
       ? { start: -size }
       : { start: -(have + size), end: -have };
     const bytes = await source.catFile(path, { ...range, signal });
-    pieces.unshift(bytes);
+    const last = have === 0;
+    if (last) trailing = endsWithNewline(bytes);
     have += bytes.byteLength;
     atStart = bytes.byteLength < size;
-    body = concat(pieces);
-    if (endsWithNewline(body)) body = body.subarray(0, -1);
-    if (newlines(body, n) >= n) break;
+    blocks.unshift(bytes);
+    back.scan(bytes, last && trailing, atStart);
     size = Math.min(size * 2, LAST_CHUNK);
   }
   if (have === 0) return [];
-  const found = splitLines(body);
-  // Before the first newline read, a line may start earlier in the file.
-  return (atStart ? found : found.slice(1)).slice(-n);
+  blocks[0] = blocks[0].subarray(back.from);
+  const body = concat(blocks);
+  return splitLines(trailing ? body.subarray(0, -1) : body);
 }
 
-/** How many `\n` `bytes` hold, counting no further than `most`. */
-function newlines(bytes: Uint8Array, most: number): number {
-  let count = 0;
-  for (let at = 0; count < most && (at = nextNewline(bytes, at)) >= 0; at++) {
-    count++;
+/**
+ * Counts lines backward from the end of a file, block by block, each byte
+ * looked at once: it is `done` when the blocks seen hold `n` whole lines,
+ * which start at `from` in the earliest block. A line it needs that grows
+ * past `limit` bytes is refused.
+ */
+class BackwardLines {
+  done = false;
+  /** Where the lines wanted start in the earliest block. */
+  from = 0;
+  #found = 0;
+  /** Bytes of the line being measured, from its end back to the blocks seen. */
+  #run = 0;
+
+  constructor(
+    readonly n: number,
+    readonly limit: number,
+    readonly path: string,
+  ) {}
+
+  /**
+   * Takes the block before those seen: with `dropLast` its last byte (the
+   * file's closing `\n`) ends no line, and `first` says it starts the file.
+   */
+  scan(block: Uint8Array, dropLast: boolean, first: boolean): void {
+    let end = dropLast ? block.byteLength - 1 : block.byteLength;
+    for (let nl; end > 0 && (nl = block.lastIndexOf(NEWLINE, end - 1)) >= 0;) {
+      this.#measure(this.#run + end - nl - 1);
+      this.#run = 0;
+      end = nl;
+      if (++this.#found === this.n) {
+        this.done = true;
+        this.from = nl + 1;
+        return;
+      }
+    }
+    this.#run += end;
+    if (this.#run > this.limit || first) this.#measure(this.#run);
   }
-  return count;
+
+  #measure(length: number): void {
+    if (length > this.limit) throw lineTooLong(this.path, this.limit);
+  }
 }
 
 /** The lines of `bytes`, which do not end with a line's `\n`. */

@@ -6,7 +6,8 @@
 
 import { concat } from "../../content/content.ts";
 
-const NEWLINE = 0x0a;
+/** `\n`. */
+export const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 const utf8 = new TextDecoder();
 

@@ -7,6 +7,7 @@
 import type { ByteSource } from "../source.ts";
 import { chunks } from "./chunks.ts";
 import { lineText, nextNewline } from "./line_bytes.ts";
+import { lineTooLong, maxLineBytes } from "./line_limit.ts";
 
 /**
  * Which bytes {@linkcode lines} reads the lines of.
@@ -33,6 +34,11 @@ export interface LinesOptions {
   end?: number;
   /** Aborts the reads. */
   signal?: AbortSignal;
+  /**
+   * The longest line held, in bytes: a longer one is a `FormatError` naming
+   * the limit. Default 64 MiB.
+   */
+  maxLineBytes?: number;
 }
 
 /**
@@ -44,7 +50,8 @@ export interface LinesOptions {
  * it is dropped; a last line needs none) and are decoded as UTF-8. Ranges
  * are read as the lines are taken, growing from 16 KiB, never past the end
  * of the file, which is found by reading, not from the listing (an
- * ingested `.tab` file is served longer than listed).
+ * ingested `.tab` file is served longer than listed). A line longer than
+ * `maxLineBytes` (default 64 MiB) is a `FormatError` naming the limit.
  *
  * @example
  * ```ts
@@ -76,11 +83,18 @@ export async function* lines(
       `start and end must be integers >= 0, got ${start} and ${end}`,
     );
   }
+  const limit = maxLineBytes(options.maxLineBytes);
   if (start >= end) return;
   // From the byte before the window: a line starts at `start` when it is `\n`.
   let at = start > 0 ? start - 1 : 0;
   let skipping = start > 0;
   let pieces: Uint8Array[] = [];
+  let held = 0;
+  const hold = (piece: Uint8Array) => {
+    held += piece.byteLength;
+    if (held > limit) throw lineTooLong(path, limit);
+    pieces.push(piece);
+  };
   for await (const chunk of chunks(source, path, at, end, signal)) {
     let from = 0;
     if (skipping) {
@@ -96,13 +110,14 @@ export async function* lines(
       if (at + from >= end) return;
     }
     for (let newline; (newline = nextNewline(chunk, from)) >= 0;) {
-      pieces.push(chunk.subarray(from, newline));
+      hold(chunk.subarray(from, newline));
       yield lineText(pieces);
       pieces = [];
+      held = 0;
       from = newline + 1;
       if (at + from >= end) return;
     }
-    if (from < chunk.byteLength) pieces.push(chunk.subarray(from));
+    if (from < chunk.byteLength) hold(chunk.subarray(from));
     at += chunk.byteLength;
   }
   if (pieces.length > 0) yield lineText(pieces);

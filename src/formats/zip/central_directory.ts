@@ -8,12 +8,15 @@
 
 import { IsADirectoryError } from "../../base/errors.ts";
 import type { ByteSource } from "../source.ts";
+import { memberName, UNICODE_PATH } from "./member_names.ts";
 import { ZipFormatError } from "./zip_format_error.ts";
 
 /** Most bytes after the end record's signature: its 22 bytes and a longest comment. */
 const MAX_END_RECORD = 22 + 0xffff;
 /** The zip64 locator stands just before the end record. */
 const LOCATOR_LENGTH = 20;
+/** The zip64 end record's fixed part. */
+const ZIP64_END_LENGTH = 56;
 /** The first tail read: enough for the end record and a small directory. */
 const FIRST_TAIL = 8192;
 
@@ -21,12 +24,15 @@ const END_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
 const ZIP64_END_SIGNATURE = 0x06064b50;
 const ENTRY_SIGNATURE = 0x02014b50;
-const ZIP64_EXTRA = 0x0001;
+/** The zip64 extended information extra field's id. */
+export const ZIP64_EXTRA = 0x0001;
 
 /** One member as the central directory describes it. */
 export interface ZipEntry {
-  /** The name as stored (directories end in `/`). */
+  /** The name as text (directories end in `/`). */
   name: string;
+  /** The name's bytes as stored, which its local header must repeat. */
+  rawName: Uint8Array;
   /** General purpose flags; bit 0: encrypted. */
   flags: number;
   /** Compression method: 0 stored, 8 deflate. */
@@ -41,14 +47,16 @@ export interface ZipEntry {
   localHeaderOffset: number;
   /** The extra field's length in the central directory (the local one is often alike). */
   extraLength: number;
+  /** Where the next member's local header (or the central directory) starts. */
+  dataLimit: number;
+  /** A member whose local header is where this one's is, if any. */
+  sharesHeaderWith?: string;
 }
 
-/** The members, and where their data must end: the directory's start. */
+/** The members of an archive. */
 export interface CentralDirectory {
   /** The members in directory order. */
   entries: ZipEntry[];
-  /** Offset of the central directory: every member's data lies before it. */
-  dataEnd: number;
 }
 
 /** Reads the central directory of the archive at `path` of `source`. */
@@ -124,22 +132,29 @@ export async function readCentralDirectory(
     if (locator.getUint32(4, true) !== 0 || locator.getUint32(16, true) > 1) {
       fail("it spans several disks (multi-disk archives are not read)");
     }
-    const at = uint64(locator, 8, path);
-    const zip64 = view(await bytesAt(at, 56));
-    if (zip64.getUint32(0, true) !== ZIP64_END_SIGNATURE) {
+    const pointed = uint64(locator, 8, path);
+    const candidate = pointed + ZIP64_END_LENGTH <= endRecordAt - LOCATOR_LENGTH
+      ? view(await bytesAt(pointed, ZIP64_END_LENGTH))
+      : undefined;
+    const zip64 = candidate?.getUint32(0, true) === ZIP64_END_SIGNATURE
+      ? candidate
+      : undefined;
+    if (zip64 !== undefined) {
+      record = {
+        disk: zip64.getUint32(16, true),
+        directoryDisk: zip64.getUint32(20, true),
+        entriesHere: uint64(zip64, 24, path),
+        entries: uint64(zip64, 32, path),
+        directorySize: uint64(zip64, 40, path),
+        directoryOffset: uint64(zip64, 48, path),
+        at: pointed,
+      };
+    } else if (saturated(record)) {
       fail(
-        `no zip64 end of central directory record at ${at}, where the locator points`,
+        `no zip64 end of central directory record at ${pointed}, where the locator points`,
       );
     }
-    record = {
-      disk: zip64.getUint32(16, true),
-      directoryDisk: zip64.getUint32(20, true),
-      entriesHere: uint64(zip64, 24, path),
-      entries: uint64(zip64, 32, path),
-      directorySize: uint64(zip64, 40, path),
-      directoryOffset: uint64(zip64, 48, path),
-      at,
-    };
+    // Else the "locator" is bytes of a member's name or comment: the end record holds.
   }
   if (
     record.disk !== 0 || record.directoryDisk !== 0 ||
@@ -154,10 +169,26 @@ export async function readCentralDirectory(
     );
   }
   const directory = await bytesAt(directoryOffset, directorySize);
-  return {
-    entries: parseEntries(directory, record.entries, directoryOffset, path),
-    dataEnd: directoryOffset,
-  };
+  const entries = parseEntries(
+    directory,
+    record.entries,
+    directoryOffset,
+    path,
+  );
+  placeData(entries, directoryOffset);
+  return { entries };
+}
+
+/** Whether an end record field is at its largest: the zip64 record must hold the value. */
+function saturated(record: {
+  disk: number;
+  entries: number;
+  directorySize: number;
+  directoryOffset: number;
+}): boolean {
+  return record.disk === 0xffff || record.entries === 0xffff ||
+    record.directorySize === 0xffffffff ||
+    record.directoryOffset === 0xffffffff;
 }
 
 /** Index of the last end record signature in `tail` whose record fits; -1 if none. */
@@ -181,7 +212,6 @@ function parseEntries(
   path: string,
 ): ZipEntry[] {
   const data = view(directory);
-  const names = new TextDecoder();
   const entries: ZipEntry[] = [];
   let at = 0;
   while (entries.length < count) {
@@ -204,24 +234,26 @@ function parseEntries(
     if (next > directory.length) {
       throw new ZipFormatError(path, "the central directory is truncated");
     }
-    const name = names.decode(
-      directory.subarray(at + 46, at + 46 + nameLength),
+    const rawName = directory.subarray(at + 46, at + 46 + nameLength);
+    const extra = directory.subarray(
+      at + 46 + nameLength,
+      at + 46 + nameLength + extraLength,
     );
+    const flags = data.getUint16(at + 8, true);
+    const name = memberName(rawName, flags, extraFields(extra, UNICODE_PATH));
     const entry: ZipEntry = {
       name,
-      flags: data.getUint16(at + 8, true),
+      rawName,
+      flags,
       method: data.getUint16(at + 10, true),
       crc32: data.getUint32(at + 16, true),
       compressedSize: data.getUint32(at + 20, true),
       size: data.getUint32(at + 24, true),
       localHeaderOffset: data.getUint32(at + 42, true),
       extraLength,
+      dataLimit: dataEnd,
     };
     let disk = data.getUint16(at + 34, true);
-    const extra = directory.subarray(
-      at + 46 + nameLength,
-      at + 46 + nameLength + extraLength,
-    );
     const zip64 = findExtra(extra, ZIP64_EXTRA);
     if (zip64 !== undefined) {
       // Only the fields saturated in the fixed part are there, in this order.
@@ -236,13 +268,13 @@ function parseEntries(
           );
         }
         field += 8;
-        return uint64(zip64, field - 8, path);
+        return uint64(view(zip64), field - 8, path);
       };
       entry.size = take(entry.size);
       entry.compressedSize = take(entry.compressedSize);
       entry.localHeaderOffset = take(entry.localHeaderOffset);
       if (disk === 0xffff && field + 4 <= zip64.byteLength) {
-        disk = zip64.getUint32(field, true);
+        disk = view(zip64).getUint32(field, true);
       }
     }
     if (disk !== 0) {
@@ -265,19 +297,47 @@ function parseEntries(
   return entries;
 }
 
-/** The body of the extra field with header `id`, if `extra` has one. */
-function findExtra(extra: Uint8Array, id: number): DataView | undefined {
+/**
+ * Sets each entry's `dataLimit`, the next local header's offset, and marks
+ * entries that share a local header: overlapping members, as a zip bomb
+ * makes them, are refused when read.
+ */
+function placeData(entries: ZipEntry[], dataEnd: number): void {
+  const byOffset = entries.toSorted((a, b) =>
+    a.localHeaderOffset - b.localHeaderOffset
+  );
+  let limit = dataEnd;
+  for (let i = byOffset.length - 1; i >= 0; i--) {
+    const entry = byOffset[i];
+    const next = byOffset[i + 1];
+    if (next?.localHeaderOffset === entry.localHeaderOffset) {
+      entry.sharesHeaderWith = next.name;
+      next.sharesHeaderWith ??= entry.name;
+    } else if (next !== undefined) {
+      limit = next.localHeaderOffset;
+    }
+    entry.dataLimit = limit;
+  }
+}
+
+/** The body of the first extra field with header `id`, if `extra` has one. */
+export function findExtra(
+  extra: Uint8Array,
+  id: number,
+): Uint8Array | undefined {
+  return extraFields(extra, id).next().value ?? undefined;
+}
+
+/** The bodies of the extra fields with header `id`, in order. */
+function* extraFields(extra: Uint8Array, id: number): Generator<Uint8Array> {
   const data = view(extra);
   for (let at = 0; at + 4 <= extra.length;) {
     const length = data.getUint16(at + 2, true);
     if (data.getUint16(at, true) === id) {
-      return view(
-        extra.subarray(at + 4, Math.min(extra.length, at + 4 + length)),
-      );
+      yield extra.subarray(at + 4, Math.min(extra.length, at + 4 + length));
     }
     at += 4 + length;
   }
-  return undefined;
 }
 
 function uint64(data: DataView, at: number, path: string): number {

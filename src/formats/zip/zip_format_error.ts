@@ -8,10 +8,13 @@ import { clip } from "../../base/errors.ts";
 import { FormatError } from "../../base/format_error.ts";
 
 /**
- * A zip archive, or a member of it, that is damaged or uses what is not
- * read here (encryption, several disks, a compression method other than
- * stored and deflate). The message names the archive, the member when
- * there is one, and the problem.
+ * A zip archive, or a member of it, that is damaged, hostile (a local
+ * header that disagrees with the central directory, overlapping members,
+ * data decoding past its declared size) or uses what is not read here
+ * (encryption, several disks, a compression method other than stored,
+ * deflate, Deflate64 and Zstandard). The message names the archive, the
+ * member when there is one, and the problem; `cause` holds the decoder's
+ * own error.
  *
  * @example
  * ```ts

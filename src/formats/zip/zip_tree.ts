@@ -275,21 +275,20 @@ export class ZipTree {
   }
 
   async #read(): Promise<Mounted> {
-    const { entries, dataEnd } = await readCentralDirectory(
-      this.source,
-      this.path,
-    );
+    const { entries } = await readCentralDirectory(this.source, this.path);
     const builder = RoutingTable.builder(this.#logger);
     entries.forEach((entry, id) => {
-      const key = memberKey(entry.name, this.path);
-      if (!entry.name.endsWith("/")) {
-        builder.add({ path: key, id, size: entry.size });
-      }
+      const key = memberKey(entry.name.replaceAll("\0", "_"), this.path);
+      if (entry.name.includes("\0")) {
+        // No path can name it: the table leaves it out, with a warning.
+        builder.add({ path: entry.name, id, size: entry.size });
+      } else if (entry.name.endsWith("/")) builder.addDirectory(key, id);
+      else builder.add({ path: key, id, size: entry.size });
     });
     return {
       table: builder.finish(),
       entries,
-      archive: new ZipArchive(this.source, this.path, dataEnd),
+      archive: new ZipArchive(this.source, this.path),
     };
   }
 
@@ -316,11 +315,15 @@ export class ZipTree {
  * (with ranges), `open` and `stream`. Nothing is read until the first
  * call; then the archive's end record and central directory (zip64
  * included) are read by range, once. A stored member's ranges are ranges
- * of the archive; a deflated member is inflated from its start, reading no
- * further than the range asked needs. Encrypted members, multi-disk
- * archives, compression methods other than stored and deflate, and member
- * names with a `..` segment or a leading `/` are refused with a
- * {@linkcode ZipFormatError}. The tree is itself a source: zip files inside
+ * of the archive; a compressed one (deflate, Deflate64, Zstandard) is
+ * decoded from its start, reading no further than the range asked needs,
+ * and goes on from where the last read stopped, so ranges read in
+ * increasing order decode it once. Directory entries are folders; names
+ * come from the Unicode Path field where it holds. Encrypted members,
+ * multi-disk archives, other compression methods, a local header that
+ * disagrees with the central directory, overlapping members, data decoding
+ * past its declared size, and member names with a `..` segment or a
+ * leading `/` are refused with a {@linkcode ZipFormatError}. The tree is itself a source: zip files inside
  * it mount the same way, and `zarrStore` reads a Zarr store inside it.
  *
  * @example

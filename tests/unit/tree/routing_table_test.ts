@@ -26,3 +26,35 @@ Deno.test("RoutingTable.builder: A table built one listed file at a time, by the
   builder.add({ path: "a/c", id: 2, size: 4 });
   equal(builder.finish().fileCount, 2);
 });
+
+Deno.test("RoutingTableBuilder.addDirectory: an empty directory is listed; one a file has made, or a file's path, stays as it is", () => {
+  const warnings: string[] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (line: string) => warnings.push(line),
+  };
+  const builder = RoutingTable.builder(logger);
+  builder.addDirectory("a/empty", 0);
+  builder.add({ path: "b/x", id: 1, size: 1 });
+  builder.addDirectory("b", 2);
+  builder.add({ path: "c", id: 3, size: 1 });
+  builder.addDirectory("c", 4);
+  const table = builder.finish();
+  deepStrictEqual(table.children("a"), [{
+    name: "a/empty",
+    type: "directory",
+    size: 0,
+  }]);
+  deepStrictEqual(table.children("a/empty"), []);
+  deepStrictEqual(table.find("", { withdirs: true }), [
+    "a",
+    "a/empty",
+    "b",
+    "b/x",
+    "c",
+  ]);
+  equal(table.get("c")?.type, "file");
+  deepStrictEqual(table.rejected.map((entry) => entry.id), [4]);
+  equal(warnings.length, 1);
+});
