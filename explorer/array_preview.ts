@@ -12,7 +12,7 @@
 
 import * as zarr from "zarrita";
 import { getArray, zarrStore } from "../zarr.ts";
-import { hdf5Store } from "../hdf5.ts";
+import { netcdfStore } from "../netcdf.ts";
 import type { ByteSource as ArraySource } from "../zarr.ts";
 import type { ByteSource } from "../zip.ts";
 import type { RepoFs } from "../mod.ts";
@@ -85,7 +85,7 @@ export async function showArrays(
 
 async function listVariables(place: Place): Promise<Variable[]> {
   const store = place.file
-    ? hdf5Store(place.source, place.root)
+    ? netcdfStore(place.source, place.root)
     : zarrStore(place.source as RepoFs, place.root);
   const found: Variable[] = [];
   const consolidated = await zarr.withConsolidatedMetadata(store).catch(() =>

@@ -13,6 +13,9 @@ import { parquetFile, readParquet } from "../parquet.ts";
 import type { ByteSource } from "../zip.ts";
 import { cellText, el, table } from "./dom.ts";
 
+/** The first read of the footer: the tail that holds most files' footers. */
+const FOOTER_GUESS = 64 * 1024;
+
 /** Rows in a page. */
 const PAGE_ROWS = 50;
 
@@ -22,7 +25,9 @@ export async function showParquet(
   source: ByteSource,
   path: string,
 ): Promise<void> {
-  const metadata = await parquetMetadataAsync(await parquetFile(source, path));
+  const metadata = await parquetMetadataAsync(await parquetFile(source, path), {
+    initialFetchSize: FOOTER_GUESS,
+  });
   const rowCount = Number(metadata.num_rows);
   const columns = metadata.schema.slice(1).map((element) => [
     element.name,

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import * as zarr from "zarrita";
 import { RepoFs } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
-import { getArray } from "../zarr.ts";
+import { getArray, zarrStore } from "../zarr.ts";
 import { hdf5Store } from "../hdf5.ts";
 import { buildExplorer } from "../explorer/build.ts";
 import { Chromium, type Page } from "./browser/chromium.ts";
@@ -168,8 +168,12 @@ Deno.test({
     const { files, hasNetcdf } = await explorerDataset();
     await using emulator = await startEmulator({
       files,
-      token: TOKEN,
       faults: { latencyMs: 20 },
+    });
+    await using locked = await startEmulator({
+      files: { "a.csv": "x,y\n1,2\n" },
+      token: TOKEN,
+      faults: { latencyMs: 20, redirect: false },
     });
     const site = await Deno.makeTempDir({ prefix: "repo-fs-explorer-site-" });
     try {
@@ -179,9 +183,7 @@ Deno.test({
       ok(browser, "chromium is on PATH but could not be started");
       const address = `${server.url}?siteUrl=${
         encodeURIComponent(emulator.host)
-      }&datasetPid=${
-        encodeURIComponent(emulator.pid)
-      }&key=${TOKEN}&tokenHeader=X-Repo-key`;
+      }&datasetPid=${encodeURIComponent(emulator.pid)}`;
       const page = await bounded(browser.open(address), "opening the explorer");
       await page.command("Emulation.setDeviceMetricsOverride", {
         width: 1280,
@@ -331,11 +333,16 @@ Deno.test({
           const variable = await page.evaluate<string>(
             `document.querySelector('.plot h3').textContent`,
           );
-          const { data } = await getArray(fs, "climate.zarr", variable, [
-            0,
-            null,
-            null,
-          ]);
+          const { shape } = await zarr.open(
+            zarr.root(zarrStore(fs, "climate.zarr")).resolve(variable),
+            { kind: "array" },
+          );
+          const { data } = await getArray(
+            fs,
+            "climate.zarr",
+            variable,
+            shape.map((_, axis) => axis < shape.length - 2 ? 0 : null),
+          );
           const values = [...(data as Float32Array)].filter(Number.isFinite);
           strictEqual(drawn.min, Math.min(...values));
           strictEqual(drawn.max, Math.max(...values));
@@ -426,7 +433,7 @@ Deno.test({
           await page.goto(
             `${server.url}?siteUrl=${
               encodeURIComponent(emulator.host)
-            }&fileid=${id}&key=${TOKEN}&tokenHeader=X-Repo-key`,
+            }&fileid=${id}`,
           );
           await page.waitUntil(`document.body.dataset.state === 'ready'`);
           strictEqual(await previewDone(page), "shown");
@@ -440,15 +447,19 @@ Deno.test({
       );
 
       await t.step(
-        "without the token a file fails as a line that says so",
+        "with a key the token goes to the repository only; without it the failure is a line",
         async () => {
-          await page.goto(
-            `${server.url}?siteUrl=${
-              encodeURIComponent(emulator.host)
-            }&datasetPid=${
-              encodeURIComponent(emulator.pid)
-            }#path=big/table.csv`,
-          );
+          const base = `${server.url}?siteUrl=${
+            encodeURIComponent(locked.host)
+          }&datasetPid=${encodeURIComponent(locked.pid)}`;
+          locked.resetCounters();
+          await page.goto(`${base}&key=${TOKEN}&tokenHeader=X-Repo-key`);
+          await page.waitUntil(`document.body.dataset.state === 'ready'`);
+          await click(page, "a.csv");
+          strictEqual(await previewDone(page), "shown");
+          deepStrictEqual(await tableCells(page, 0), [["1", "2"]]);
+          strictEqual(locked.counters.storeRequestsWithToken, 0);
+          await page.goto(`${base}#path=a.csv`);
           await page.waitUntil(
             `['ready', 'failed'].includes(document.body.dataset.state)`,
           );
