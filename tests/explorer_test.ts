@@ -21,7 +21,7 @@ import { hdf5Store } from "../hdf5.ts";
 import { buildExplorer } from "../explorer/build.ts";
 import { Chromium, type Page } from "./browser/chromium.ts";
 import { csvLine, explorerDataset, parquetRow } from "./explorer/datasets.ts";
-import { bounded, cliCommand } from "./support.ts";
+import { bounded } from "./support.ts";
 
 const HAS_CHROMIUM = (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
   try {
@@ -524,10 +524,25 @@ Deno.test({
       files: { "a.csv": "x,y\n1,2\n" },
       token: TOKEN,
     });
-    const child = cliCommand(
-      ["--host", emulator.host, "--pid", emulator.pid, "--json", "explore"],
-      { REPO_API_TOKEN: TOKEN },
-    ).spawn();
+    // -A as the README installs the command: building the page runs `deno bundle`.
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "cli.ts",
+        "--host",
+        emulator.host,
+        "--pid",
+        emulator.pid,
+        "--json",
+        "explore",
+      ],
+      cwd: ROOT,
+      env: { REPO_API_TOKEN: TOKEN, NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
     try {
       const reader = child.stdout.pipeThrough(new TextDecoderStream())
         .getReader();

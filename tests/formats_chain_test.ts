@@ -103,9 +103,11 @@ Deno.test("one column of one row group of a Parquet file in a zip fetches its ch
   const footer = await parquetFooterSize();
   const directory = centralDirectorySize(archive);
   ok(fetched >= chunk + footer, `fetched ${fetched}`);
+  // readParquet's first read is the file's last 64 KiB, which holds the footer.
+  const tail = Math.max(footer, 64 * 1024);
   ok(
-    fetched <= chunk + footer + directory + 64 * 1024,
-    `fetched ${fetched} > ${chunk} + ${footer} + ${directory} + 64 KiB`,
+    fetched <= chunk + tail + directory + 64 * 1024,
+    `fetched ${fetched} > ${chunk} + ${tail} + ${directory} + 64 KiB`,
   );
 });
 

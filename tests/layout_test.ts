@@ -41,6 +41,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     "download",
     "fleet",
     "emulator",
+    "zarr",
     "entry file /explorer/build.ts",
   ],
 };

@@ -42,7 +42,7 @@ Deno.test("deno pack: no warning but Deno's for private modules, every declarati
     );
     deepStrictEqual(
       Object.keys(manifest.dependencies).sort(),
-      ["fzstd", "hyparquet", "hyparquet-compressors", "zarrita"],
+      ["fzstd", "geotiff", "hyparquet", "hyparquet-compressors", "zarrita"],
       "the core's and the formats' readers; no Redis client",
     );
     deepStrictEqual(

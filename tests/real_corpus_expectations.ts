@@ -202,6 +202,13 @@ export const EXPECTED: Record<string, Expectation> = {
     refused: /its row groups hold \d+ rows where its footer says 0/,
   },
   "parquet-testing/PARQUET-1481.parquet": { refused: /footer|schema|type/ },
+  // A page whose bytes fail the CRC-32 its header carries (Arrow does not check).
+  "parquet-testing/rle-dict-uncompressed-corrupt-checksum.parquet": {
+    refused: /fails its CRC-32/,
+  },
+  "parquet-testing/datapage_v1-corrupt-checksum.parquet": {
+    refused: /fails its CRC-32/,
+  },
   "parquet-testing/dict-page-offset-zero.parquet": {
     unverified: "parquet-wasm: Could not parse metadata: protocol error",
   },
@@ -247,11 +254,6 @@ export interface KnownBad {
   why: string;
 }
 
-const BYTES_AS_TEXT: KnownBad = {
-  detail: /^wrong [^:]+: first \["s:.*; expected \["b:/,
-  why:
-    "wrong value: unannotated BYTE_ARRAY columns come back as strings, not Uint8Array (Parquet fix: binary columns as Uint8Array)",
-};
 const CP437: KnownBad = {
   detail: /^wrong \(listing\): listed \[".*\uFFFD/,
   why:
@@ -274,12 +276,6 @@ const HDF5_UNSUPPORTED: KnownBad = {
   why:
     "getArray of a variable that problems() names rejects with Hdf5UnsupportedError, which names why but does not extend FormatError (HDF5 fix: one error family)",
 };
-const PARQUET_CRASH = (detail: RegExp): KnownBad => ({
-  detail,
-  why:
-    "crash: a bare error from inside hyparquet, not a FormatError (Parquet fix: FormatError wrapping)",
-});
-
 /** The files read wrong today, with why; the lead removes each once fixed. */
 export const KNOWN: Record<string, KnownBad> = {
   "sharpcompress/Zip.UnicodePathExtra.zip": UNICODE_PATH,
@@ -320,52 +316,5 @@ export const KNOWN: Record<string, KnownBad> = {
     ),
     why:
       `crash: getArray of foo_unlimited (shape [4, 0], no values) fails with zarrita's bare "Input contains an empty iterator" (no fix assigned); and var_len_str: ${HDF5_UNSUPPORTED.why}`,
-  },
-
-  "parquet-testing/ARROW-GH-41317.parquet": {
-    detail:
-      /^crash \(file\): Error: parquet schema element not found|^crash \(unhandled\): Error: parquet unsupported page type: INDEX_PAGE/,
-    why:
-      'crash and unhandled rejection: readParquet rejects with hyparquet\'s bare "parquet schema element not found", then "unsupported page type: INDEX_PAGE" escapes unhandled (Parquet fix: FormatError wrapping, every promise drained)',
-  },
-  "parquet-testing/ARROW-GH-41321.parquet": PARQUET_CRASH(
-    /^crash \(file\): Error: parquet bitpack offset 9 out of range/,
-  ),
-  "parquet-testing/ARROW-GH-45185.parquet": PARQUET_CRASH(
-    /^crash \(file\): TypeError: Cannot read properties of undefined/,
-  ),
-  "parquet-testing/ARROW-GH-47662.parquet": PARQUET_CRASH(
-    /^crash \(file\): RangeError: Invalid typed array length/,
-  ),
-  "parquet-testing/ARROW-RS-GH-6229-LEVELS.parquet": PARQUET_CRASH(
-    /^crash \(file\): RangeError: Offset is outside the bounds/,
-  ),
-  "parquet-testing/nation.dict-malformed.parquet": PARQUET_CRASH(
-    /^crash \(file\): RangeError: Invalid typed array length/,
-  ),
-  "parquet-testing/large_string_map.brotli.parquet": PARQUET_CRASH(
-    /^crash \(file\): TypeError: buffer exceeds maximum length/,
-  ),
-  "parquet-testing/alltypes_dictionary.parquet": BYTES_AS_TEXT,
-  "parquet-testing/alltypes_plain.parquet": BYTES_AS_TEXT,
-  "parquet-testing/alltypes_plain.snappy.parquet": BYTES_AS_TEXT,
-  "parquet-testing/binary.parquet": BYTES_AS_TEXT,
-  "parquet-testing/binary_truncated_min_max.parquet": BYTES_AS_TEXT,
-  "parquet-testing/hadoop_lz4_compressed.parquet": BYTES_AS_TEXT,
-  "parquet-testing/lz4_raw_compressed.parquet": BYTES_AS_TEXT,
-  "parquet-testing/non_hadoop_lz4_compressed.parquet": BYTES_AS_TEXT,
-  "parquet-testing/plain-dict-uncompressed-checksum.parquet": BYTES_AS_TEXT,
-  "parquet-testing/rle-dict-snappy-checksum.parquet": BYTES_AS_TEXT,
-  "parquet-testing/rle-dict-uncompressed-corrupt-checksum.parquet":
-    BYTES_AS_TEXT,
-  "parquet-testing/map_no_value.parquet": {
-    detail: /^wrong my_map_no_v: first \[\{"key_value"/,
-    why:
-      "wrong value: my_map_no_v, a MAP whose key_value group has no value field, comes back as the raw group {key_value: [{key}]} where Arrow reads the list of its keys (no fix assigned)",
-  },
-  "parquet-testing/int96_from_spark.parquet": {
-    detail: /^wrong a: values .*"n:-192420178035842"/,
-    why:
-      "wrong value: row 6 (year 290000, 9089380393200000000 µs) lies past what a JavaScript Date holds (±8.64e15 ms) and comes back as a Date in year -4128 (Parquet fix: logical types against an independent reader)",
   },
 };

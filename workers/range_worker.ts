@@ -100,6 +100,12 @@ async function run(job: number, work: () => Promise<FromWorker>) {
       ? answer.bytes
       : answer.type === "array"
       ? answer.part.data
+      : answer.type === "raster"
+      ? answer.raster.data
+      : answer.type === "parquet" && !Array.isArray(answer.rows)
+      ? Object.values(answer.rows).filter((values) =>
+        ArrayBuffer.isView(values)
+      )
       : undefined;
     post(answer, transferables(payload));
   } catch (error) {
@@ -218,10 +224,22 @@ function receive(message: ToWorker): void {
         () =>
           cancellable(message.job, async (signal) => {
             const { readPart } = await import(
-              "../src/formats/parquet/read_rows.ts"
+              "../src/formats/parquet/read_part.ts"
             );
             const rows = await readPart(fs!, message.request, signal);
             return { type: "parquet", job: message.job, rows };
+          }),
+      );
+    case "raster":
+      return void run(
+        message.job,
+        () =>
+          cancellable(message.job, async (signal) => {
+            const { readPart } = await import(
+              "../src/formats/geotiff/read_window.ts"
+            );
+            const raster = await readPart(fs!, message.request, signal);
+            return { type: "raster", job: message.job, raster };
           }),
       );
     case "download":

@@ -12,6 +12,8 @@ import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
 import { infoLines, lsLines } from "./format.ts";
 import { hdf5Lines, hdf5Listing } from "./hdf5_info.ts";
+import { parquetLines, parquetSummary } from "./parquet_info.ts";
+import { geotiffLines, geotiffSummary } from "./geotiff_info.ts";
 import { displayPath } from "./io.ts";
 import { nothingFound, orNothingFound } from "./nothing_found.ts";
 import { drawTree, readTree } from "./tree.ts";
@@ -74,11 +76,22 @@ export async function info(context: Context): Promise<number> {
     ? await directoryTotals(fs, path)
     : undefined;
   const hdf5 = await hdf5Listing(fs, entry);
+  const parquet = await parquetSummary(fs, entry);
+  const geotiff = await geotiffSummary(fs, entry);
   if (context.json) {
-    await context.out.json({ ...entryJson(entry), ...totals, ...hdf5 });
+    await context.out.json({
+      ...entryJson(entry),
+      ...totals,
+      ...hdf5,
+      ...(parquet && { parquet }),
+      ...(geotiff && { geotiff }),
+    });
   } else {
     const lines = infoLines(entry, totals);
-    await printLines(context, hdf5 ? [...lines, ...hdf5Lines(hdf5)] : lines);
+    if (hdf5) lines.push(...hdf5Lines(hdf5));
+    if (parquet) lines.push(...parquetLines(parquet));
+    if (geotiff) lines.push(...geotiffLines(geotiff));
+    await printLines(context, lines);
   }
   return 0;
 }

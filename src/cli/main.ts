@@ -13,6 +13,7 @@ import { emulate } from "./emulate.ts";
 import { explore } from "./explore.ts";
 import { get } from "./get.ts";
 import { refs } from "./refs.ts";
+import { show } from "./show.ts";
 import { Output } from "./io.ts";
 import { failureLine } from "./failure_line.ts";
 import { findCommand, helpText } from "./spec.ts";
@@ -32,6 +33,7 @@ const RUNNERS: Record<string, (context: Context) => Promise<number>> = {
   cat,
   get,
   refs,
+  show,
   datasets,
   emulate,
   explore,

@@ -358,6 +358,52 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: "show",
+    args: "PATH",
+    min: 0,
+    max: 1,
+    summary: "the values inside a file: a variable's slice, a table's rows",
+    details: [
+      "A NetCDF, HDF5 or Zarr variable (--var, --slice as NumPy: 75,:,0:10, -1, ::2,",
+      "...): one row per value with its indices, or nested lists with --format json.",
+      "A Parquet, CSV or .tab file: its rows (--rows 0-based, STOP exclusive) of the",
+      "--columns asked. A GeoTIFF: --slice ROWS,COLUMNS of its bands. PATH may be a",
+      "member of a zip archive ('a.zip!/x.nc'). CSV on a pipe, an aligned table on a",
+      "terminal. A missing variable or column, or a bad slice, exits 1.",
+    ].join("\n"),
+    options: {
+      var: {
+        type: "string",
+        value: "NAME",
+        description: "the variable (its path in the file or Zarr hierarchy)",
+        example: "repo-fs show ocean.nc --var temperature --slice 75,:,0:10",
+      },
+      slice: {
+        type: "string",
+        value: "S",
+        description:
+          "NumPy-like selection, one part per dimension (default all; --slice=-1 for negatives)",
+      },
+      columns: {
+        type: "string",
+        value: "A,B",
+        description: "the table columns to show (default all)",
+        example: "repo-fs show stations.parquet --columns id,name --rows 0:20",
+      },
+      rows: {
+        type: "string",
+        value: "A:B",
+        description: "the table rows to show: START:STOP, START:, :STOP or N",
+      },
+      format: {
+        type: "string",
+        value: "csv|json|table",
+        description:
+          "output form (default: table on a terminal, else CSV; JSON with --json)",
+      },
+    },
+  },
+  {
     name: "datasets",
     args: "ALIAS",
     min: 1,

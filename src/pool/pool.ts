@@ -10,6 +10,7 @@
 import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
 import { offerPartDecoder } from "../zarr/part_decoders.ts";
 import { offerParquetDecoder } from "../formats/parquet/parquet_decoders.ts";
+import { offerRasterDecoder } from "../formats/geotiff/geotiff_decoders.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
 import { permissionError } from "./permission.ts";
 import { abortable, whenAborted } from "../base/abort_callbacks.ts";
@@ -115,6 +116,7 @@ type Request =
   | Omit<Extract<ToWorker, { type: "cat" }>, "job">
   | Omit<Extract<ToWorker, { type: "array" }>, "job">
   | Omit<Extract<ToWorker, { type: "parquet" }>, "job">
+  | Omit<Extract<ToWorker, { type: "raster" }>, "job">
   | Omit<Extract<ToWorker, { type: "download" }>, "job">;
 
 type Timer = ReturnType<typeof setTimeout>;
@@ -260,6 +262,11 @@ export class RepoFsPool implements AsyncDisposable {
       workers: size,
       read: (request, options) =>
         this.#dispatch({ type: "parquet", request }, options ?? {}),
+    });
+    offerRasterDecoder(this, {
+      workers: size,
+      read: (request, options) =>
+        this.#dispatch({ type: "raster", request }, options ?? {}),
     });
   }
 
@@ -612,6 +619,8 @@ export class RepoFsPool implements AsyncDisposable {
         return this.#settle(message.job, { value: message.part });
       case "parquet":
         return this.#settle(message.job, { value: message.rows });
+      case "raster":
+        return this.#settle(message.job, { value: message.raster });
       case "downloaded":
         return this.#settle(message.job, { value: message.result });
       case "progress":

@@ -10,10 +10,15 @@ import type { CachedUrl } from "../urls/download_urls.ts";
 import type { ContentKey, ResolvedUrl } from "../base/types.ts";
 import type { Downloaded } from "../download/file_download.ts";
 import type {
+  ParquetPart,
   ParquetPartRequest,
-  ParquetRows,
 } from "../formats/parquet/parquet_decoders.ts";
 import { ParquetFormatError } from "../formats/parquet/parquet_format_error.ts";
+import type {
+  Raster,
+  RasterPartRequest,
+} from "../formats/geotiff/geotiff_decoders.ts";
+import { GeotiffFormatError } from "../formats/geotiff/geotiff_format_error.ts";
 import {
   DeaccessionedError,
   IsADirectoryError,
@@ -47,6 +52,7 @@ export type ToWorker =
   }
   | { type: "array"; job: number; request: ArrayPartRequest }
   | { type: "parquet"; job: number; request: ParquetPartRequest }
+  | { type: "raster"; job: number; request: RasterPartRequest }
   | {
     type: "download";
     job: number;
@@ -76,7 +82,8 @@ export type FromWorker =
     pinned?: Validators;
   }
   | { type: "array"; job: number; part: ArrayPartResult }
-  | { type: "parquet"; job: number; rows: ParquetRows }
+  | { type: "parquet"; job: number; rows: ParquetPart }
+  | { type: "raster"; job: number; raster: Raster }
   | { type: "downloaded"; job: number; result: Downloaded }
   | { type: "progress"; job: number; bytes: number }
   | { type: "failed"; job: number; error: PlainError }
@@ -179,6 +186,7 @@ const CLASSES: Record<string, { prototype: Error }> = {
   NotFoundError,
   IsADirectoryError,
   ParquetFormatError,
+  GeotiffFormatError,
   RepoHttpError,
   RepoProtocolError,
   RepoConnectionError,
@@ -241,8 +249,9 @@ export function reviveError(plain: PlainError): Error {
   return error;
 }
 
-/** The buffers to transfer rather than copy. */
+/** The buffers to transfer rather than copy (of a view, or of each view of an array, once each). */
 export function transferables(value: unknown): Transferable[] {
+  if (Array.isArray(value)) return [...new Set(value.flatMap(transferables))];
   if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer) {
     return [value.buffer];
   }

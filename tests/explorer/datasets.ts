@@ -24,9 +24,9 @@ import type { EmulatorFileSpec } from "../../emulator.ts";
 const encoder = new TextEncoder();
 
 /** Rows of the big CSV and Parquet files. */
-export const ROWS = 200_000;
+export const ROWS = 600_000;
 /** Rows per Parquet row group. */
-const GROUP_ROWS = 2_000;
+const GROUP_ROWS = 6_000;
 
 /** The big CSV's line `i` (0 is the header). */
 export function csvLine(i: number): string {

@@ -20,20 +20,59 @@ export interface ParquetPartRequest {
   rowStart: number;
   /** Last row (of the file), exclusive. */
   rowEnd: number;
+  /** Whether to answer with columns rather than rows. */
+  columnar?: boolean;
 }
 
 /** Rows as objects keyed by column name. */
 export type ParquetRows = Record<string, unknown>[];
 
+/**
+ * A column's values: a typed array where hyparquet decoded one (numbers without nulls), else an array.
+ *
+ * @example
+ * ```ts
+ * import type { ParquetColumn } from "@x/repo-fs/parquet";
+ * import { strictEqual } from "node:assert/strict";
+ * const ids: ParquetColumn = Int32Array.from([1, 2, 3]);
+ * const scores: ParquetColumn = [0.5, null, 2];
+ * strictEqual(ids.length + scores.length, 6);
+ * ```
+ */
+export type ParquetColumn =
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array
+  | unknown[];
+
+/**
+ * Columns keyed by name, in the file's column order.
+ *
+ * @example
+ * ```ts
+ * import type { ParquetColumns } from "@x/repo-fs/parquet";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const table: ParquetColumns = { id: Int32Array.from([7]), name: ["a"] };
+ * deepStrictEqual(Object.keys(table), ["id", "name"]);
+ * ```
+ */
+export type ParquetColumns = Record<string, ParquetColumn>;
+
+/** What one part of a read gives: rows, or columns when it asked `columnar`. */
+export type ParquetPart = ParquetRows | ParquetColumns;
+
 /** Reads and decodes parts of Parquet files off the calling thread. */
 export interface ParquetDecoder {
   /** How many parts can be decoded at once, one per worker. */
   readonly workers: number;
-  /** The rows of one part, read and decoded by one worker. */
+  /** The rows (or columns) of one part, read and decoded by one worker. */
   read(
     request: ParquetPartRequest,
     options?: { signal?: AbortSignal },
-  ): Promise<ParquetRows>;
+  ): Promise<ParquetPart>;
 }
 
 const decoders = new WeakMap<object, ParquetDecoder>();

@@ -1,0 +1,121 @@
+/**
+ * The shared course of `readParquet` and `readParquetColumns`: the footer,
+ * the plan, then the row groups, here or in a pool's workers.
+ *
+ * @module
+ */
+
+import { parquetSchema } from "hyparquet";
+import type { ByteSource } from "../source.ts";
+import { readFooter } from "./footer.ts";
+import { parquetFile } from "./parquet_file.ts";
+import {
+  type ParquetDecoder,
+  parquetDecoderOf,
+  type ParquetPart,
+} from "./parquet_decoders.ts";
+import { dataEnd, readLocal } from "./read_part.ts";
+import { planRead } from "./read_plan.ts";
+
+/**
+ * What `readParquet` and `readParquetColumns` read.
+ *
+ * @example
+ * ```ts
+ * import { RepoFs } from "@x/repo-fs";
+ * import { startEmulator } from "@x/repo-fs/emulator";
+ * import { readParquet, type ReadParquetOptions } from "@x/repo-fs/parquet";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * // stations.parquet as pyarrow writes it: `id` 0..9 and `flag` (every third
+ * // row) in two row groups of 5 rows; gzipped, in base64.
+ * const gzipped = Uint8Array.from(atob(
+ *   "H4sIAAAAAAACA51RTWvCQBCd3aRrzEGCdBYXPOTiEiFKLeZUL14KBQ/SfxBs2gptTWM/rh79QR7z" +
+ *     "4/o2LRQP7cFlHzPsmzdvmVnObyfsc8LJgkOmLjVHABLwAB9gYs06RUXEilX/hw6F5+2vHdvhjmPp" +
+ *     "mG0fdz7DowJaQAC0T+/cZd/MMuqp7eqxeM7ZJ5YD2ZPrO2iQ+PdP+QPpc5Oa1FKfpclIRcYVMOlQ" +
+ *     "7wSuXdhgmOKPEDurCGE2VMZSCBMnIzNQZL67Nbqpntq9uAHTiH6r9UHo0AYI9J/jTtpanOBZyz89" +
+ *     "a+FMk7jMq9f34m20KstRXlWbz/ijqLbrzUt8mY0vxhOTYnxuglfY7hJr/wIxpm+R+wEAAA==",
+ * ), (c) => c.charCodeAt(0));
+ * const unzip = new DecompressionStream("gzip");
+ * const content = await new Response(new Blob([gzipped]).stream().pipeThrough(unzip)).bytes();
+ * await using emu = await startEmulator({ files: { "stations.parquet": content } });
+ * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+ * const lastFlags: ReadParquetOptions = { columns: ["flag"], rowStart: 8 };
+ * const rows = await readParquet(fs, "stations.parquet", lastFlags);
+ * deepStrictEqual(rows, [{ flag: false }, { flag: true }]);
+ * ```
+ */
+export interface ReadParquetOptions {
+  /** The columns to read (top-level names); all when absent. */
+  columns?: string[];
+  /** First row, inclusive. Default 0. */
+  rowStart?: number;
+  /** Last row, exclusive. Default: the end of the file. */
+  rowEnd?: number;
+  /** Aborts the read, in the workers too. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The asked rows of file `path` in consecutive parts, as rows or columns
+ * (`columnar`), with the names of the columns read. With a `RepoFsPool`
+ * each row group is a part read and decoded in a worker; otherwise one
+ * part, its row groups fetched at once and decoded here.
+ */
+export async function readParts(
+  source: ByteSource,
+  path: string,
+  options: ReadParquetOptions,
+  columnar: boolean,
+): Promise<{ names: string[]; parts: ParquetPart[] }> {
+  const { columns } = options;
+  const stop = new AbortController();
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, stop.signal])
+    : stop.signal;
+  const file = await parquetFile(source, path, { signal });
+  const footer = await readFooter(file, path);
+  const { metadata } = footer;
+  const total = Number(metadata.num_rows);
+  const rowStart = Math.max(0, options.rowStart ?? 0);
+  const rowEnd = Math.max(rowStart, Math.min(total, options.rowEnd ?? total));
+  const request = { columns, rowStart, rowEnd, columnar };
+  const groups = planRead(metadata, request, path, dataEnd(file, metadata));
+  const names = parquetSchema(metadata).children
+    .map((child) => child.element.name)
+    .filter((name) => !columns || columns.includes(name));
+  if (groups.length === 0) return { names, parts: [] };
+  const decoder = parquetDecoderOf(source);
+  if (decoder === undefined) {
+    return {
+      names,
+      parts: [await readLocal(file, path, metadata, request, stop)],
+    };
+  }
+  const requests = groups.map((group) => ({
+    path,
+    footer: footer.bytes,
+    columns,
+    columnar,
+    rowStart: group.groupStart + group.selectStart,
+    rowEnd: group.groupStart + group.selectEnd,
+  }));
+  return { names, parts: await readAll(decoder, requests, signal, stop) };
+}
+
+/** Every part through `decoder`; the first failure aborts `stop`, which cancels the others. */
+async function readAll(
+  decoder: ParquetDecoder,
+  requests: Parameters<ParquetDecoder["read"]>[0][],
+  signal: AbortSignal,
+  stop: AbortController,
+): Promise<ParquetPart[]> {
+  const reads = requests.map((request) =>
+    decoder.read(request, { signal }).catch((error) => {
+      stop.abort(error);
+      throw error;
+    })
+  );
+  await Promise.allSettled(reads);
+  signal.throwIfAborted();
+  return await Promise.all(reads);
+}
