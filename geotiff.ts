@@ -18,6 +18,10 @@ export {
   readRaster,
   type ReadRasterOptions,
 } from "./src/formats/geotiff/read_raster.ts";
+export {
+  type RasterSize,
+  rasterSizes,
+} from "./src/formats/geotiff/raster_sizes.ts";
 export type {
   Raster,
   RasterArray,

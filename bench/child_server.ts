@@ -34,14 +34,36 @@ export interface ChildServer<Info> extends AsyncDisposable {
  * await server.stop();
  * ```
  */
-export async function spawnChildServer<Info>(
+export function spawnChildServer<Info>(
   script: URL,
   flags: string[],
   who: string,
   permissions: string[],
 ): Promise<ChildServer<Info>> {
-  const child = new Deno.Command("deno", {
-    args: ["run", ...permissions, script.pathname, ...flags],
+  return spawnLineServer("deno", [
+    "run",
+    ...permissions,
+    script.pathname,
+    ...flags,
+  ], who);
+}
+
+/**
+ * Starts any program that speaks the same lines (a Python script, say) and
+ * waits for its ready line.
+ *
+ * @example
+ * ```ts ignore
+ * const peers = await spawnLineServer("/usr/bin/python3", ["bench/peers_read.py"], "peers_read.py");
+ * ```
+ */
+export async function spawnLineServer<Info>(
+  command: string,
+  args: string[],
+  who: string,
+): Promise<ChildServer<Info>> {
+  const child = new Deno.Command(command, {
+    args,
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",

@@ -12,6 +12,7 @@
 
 import * as zarr from "zarrita";
 import { countFlag } from "./flags.ts";
+import { writeNetcdf } from "./format_files.ts";
 import { median } from "./synth_listing.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
@@ -24,21 +25,7 @@ const STEP = Math.floor(STEPS / 2);
 
 const dir = await Deno.makeTempDir();
 const file = `${dir}/climate.nc`;
-const script = `
-import netCDF4, numpy as np
-rng = np.random.default_rng(1)
-with netCDF4.Dataset("${file}", "w") as ds:
-    ds.createDimension("time", None)
-    ds.createDimension("lat", 360)
-    ds.createDimension("lon", 720)
-    t = ds.createVariable("temperature", "f4", ("time", "lat", "lon"), zlib=True, complevel=1, chunksizes=(1, 360, 720))
-    for i in range(${STEPS}):
-        t[i] = rng.random((360, 720), dtype="f4") * 40 + 250
-`;
-const made = await new Deno.Command("/usr/bin/python3", {
-  args: ["-c", script],
-}).output();
-if (!made.success) throw new Error(new TextDecoder().decode(made.stderr));
+await writeNetcdf(dir, STEPS);
 const bytes = await Deno.readFile(file);
 await Deno.remove(dir, { recursive: true });
 console.log(

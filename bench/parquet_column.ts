@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-import-prefix -- the file's writer, kept out of deno.json
 // Issue 31 benchmark: one column of one row group of a ~100 MiB Parquet file
 // at 20 ms emulator latency, read through `readParquet` on a RepoFs and on a
 // RepoFsPool of 2 (decoded in its workers), against downloading the whole
@@ -11,46 +10,25 @@
 //   deno run --allow-net --allow-read --allow-write --allow-env --allow-run bench/parquet_column.ts
 // Options: --rows=3000000 (row groups of 120,000), --reps=3.
 
-import init, {
-  Compression,
-  Table as WasmTable,
-  writeParquet,
-  WriterPropertiesBuilder,
-} from "npm:parquet-wasm@0.7.1/esm";
-import { makeVector, Table, tableToIPC } from "npm:apache-arrow@21.2.0";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { deepStrictEqual } from "node:assert/strict";
 import { countFlag } from "./flags.ts";
 import { compareColdReads } from "./cold_reads.ts";
+import { ROW_GROUP as GROUP, writeParquetFile } from "./format_files.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { readParquet } from "../parquet.ts";
 
 const ROWS = countFlag("rows", 3_000_000);
 const REPS = countFlag("reps", 3);
-const GROUP = 120_000;
 const GROUPS = Math.ceil(ROWS / GROUP);
 const ROW_START = Math.floor(GROUPS / 2) * GROUP;
 const ROW_END = Math.min(ROWS, ROW_START + GROUP);
 
-await init();
-const random = () => Float64Array.from({ length: ROWS }, () => Math.random());
-const x = random();
-const file = writeParquet(
-  WasmTable.fromIPCStream(tableToIPC(
-    new Table({
-      id: makeVector(Int32Array.from({ length: ROWS }, (_, i) => i)),
-      x: makeVector(x),
-      y: makeVector(random()),
-      z: makeVector(random()),
-    }),
-    "stream",
-  )),
-  new WriterPropertiesBuilder()
-    .setCompression(Compression.SNAPPY)
-    .setMaxRowGroupSize(GROUP)
-    .build(),
-);
+const dir = await Deno.makeTempDir();
+const x = await writeParquetFile(dir, ROWS);
+const file = await Deno.readFile(`${dir}/big.parquet`);
+await Deno.remove(dir, { recursive: true });
 const chunk = parquetMetadata(file.slice().buffer).row_groups[ROW_START / GROUP]
   .columns[1].meta_data!.total_compressed_size;
 const expected = Array.from(x.subarray(ROW_START, ROW_END), (x) => ({ x }));

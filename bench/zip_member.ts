@@ -13,47 +13,16 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { countFlag } from "./flags.ts";
 import { compareColdReads, memorySource } from "./cold_reads.ts";
+import { writeZip, ZIP_TARGET as TARGET } from "./format_files.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { type ByteSource, zipTree } from "../zip.ts";
 
 const MEMBERS = countFlag("members", 1600);
 const REPS = countFlag("reps", 3);
-const TARGET = "tables/target.csv";
 
 const dir = await Deno.makeTempDir();
-const blobs: string[] = [];
-await Deno.mkdir(`${dir}/blobs`);
-for (let i = 0; i < MEMBERS; i++) {
-  const name = `blobs/${String(i).padStart(5, "0")}.bin`;
-  await Deno.writeFile(
-    `${dir}/${name}`,
-    crypto.getRandomValues(new Uint8Array(65_536)),
-  );
-  blobs.push(name);
-}
-await Deno.mkdir(`${dir}/tables`);
-const csv = ["day,station,value"];
-for (let i = 0; i < 150_000; i++) {
-  csv.push(`${i % 365},st${i % 97},${(Math.random() * 1000).toFixed(3)}`);
-}
-const target = new TextEncoder().encode(csv.join("\n") + "\n");
-await Deno.writeFile(`${dir}/${TARGET}`, target);
-// The member in the middle of the archive; the blobs stored (-n .bin).
-const half = blobs.length >> 1;
-const zipped = await new Deno.Command("/usr/bin/zip", {
-  args: [
-    "-q",
-    "-n",
-    ".bin",
-    "big.zip",
-    ...blobs.slice(0, half),
-    TARGET,
-    ...blobs.slice(half),
-  ],
-  cwd: dir,
-}).output();
-if (!zipped.success) throw new Error(new TextDecoder().decode(zipped.stderr));
+const { target } = await writeZip(dir, MEMBERS);
 const archive = await Deno.readFile(`${dir}/big.zip`);
 const listed = await new Deno.Command("/usr/bin/unzip", {
   args: ["-v", "big.zip", TARGET],

@@ -2,7 +2,12 @@ import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { FormatError, RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
-import { geotiff, GeotiffFormatError, readRaster } from "../geotiff.ts";
+import {
+  geotiff,
+  GeotiffFormatError,
+  rasterSizes,
+  readRaster,
+} from "../geotiff.ts";
 import { zipTree } from "../zip.ts";
 import type { GeoTIFFImage } from "geotiff";
 
@@ -89,6 +94,18 @@ Deno.test("geotiff: opening a COG is one request, and its images are GDAL's full
   ]);
   strictEqual(emu.counters.storeGets, 1);
   strictEqual(emu.counters.storeBytes, 64 * 1024);
+});
+
+Deno.test("rasterSizes: GDAL's full size and overviews, with the bands, from the first read alone", async () => {
+  await using emu = await startEmulator({ files: { "maps/cog.tif": content } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const sizes = await rasterSizes(fs, "maps/cog.tif");
+  deepStrictEqual(
+    sizes.map(({ width, height }) => [width, height]),
+    [[expected.width, expected.height], ...expected.overviews],
+  );
+  ok(sizes.every((s) => s.samples === 2));
+  strictEqual(emu.counters.storeGets, 1);
 });
 
 Deno.test("readRaster: a 256x256 window fetches no more than the tiles it overlaps, the header and 64 KiB", async () => {
