@@ -19,6 +19,7 @@ import { showParquet } from "./parquet_preview.ts";
 import { showTable, showText } from "./table_preview.ts";
 import { showZip } from "./zip_preview.ts";
 import { showImage } from "./image_preview.ts";
+import { showGeotiff } from "./geotiff_preview.ts";
 
 /** What previews read through. */
 export interface PreviewContext {
@@ -113,6 +114,13 @@ async function showFile(
         root: path,
         file: true,
       });
+    case "geotiff":
+      return showGeotiff(
+        view,
+        source,
+        inDataset ? context.pool() : source,
+        path,
+      );
     case "image":
       return showImage(view, source, path);
     default:

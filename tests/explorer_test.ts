@@ -18,6 +18,7 @@ import { RepoFs } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { getArray, zarrStore } from "../zarr.ts";
 import { hdf5Store } from "../hdf5.ts";
+import { readRaster } from "../geotiff.ts";
 import { buildExplorer } from "../explorer/build.ts";
 import { Chromium, type Page } from "./browser/chromium.ts";
 import { csvLine, explorerDataset, parquetRow } from "./explorer/datasets.ts";
@@ -373,6 +374,27 @@ Deno.test({
           await screenshot(page, "netcdf");
         },
       });
+
+      await t.step(
+        "GeoTIFF: an image drawn, its legend its first band's min and max",
+        async () => {
+          await click(page, "maps");
+          await previewOf(page, emulator, "cog.tif");
+          await page.waitUntil(
+            `document.querySelector('.plot[data-state=drawn]')`,
+          );
+          const drawn = await drawing(page);
+          const { data } = await readRaster(fs, "maps/cog.tif", {
+            image: 0,
+            samples: [0],
+          });
+          const values = [...data[0]];
+          strictEqual(drawn.min, values.reduce((a, b) => Math.min(a, b)));
+          strictEqual(drawn.max, values.reduce((a, b) => Math.max(a, b)));
+          ok(drawn.colours > 1);
+          await screenshot(page, "geotiff");
+        },
+      );
 
       await t.step(
         "an image shown, text shown, a restricted file marked",

@@ -193,6 +193,9 @@ export async function explorerDataset(): Promise<{
     "big/stations.parquet": await bigParquet(),
     "big/survey.zip": bigZip(),
     "pictures/gradient.png": png(),
+    "maps/cog.tif": await Deno.readFile(
+      new URL("../../fixtures/geotiff/cog.tif", import.meta.url),
+    ),
     "docs/notes.md": "# Notes\n\nTaken on the first day.\n",
     "private/secret.csv": { content: "a,b\n1,2\n", restricted: true },
     ...(netcdf ? { "big/climate.nc": netcdf } : {}),
