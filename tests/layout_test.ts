@@ -42,6 +42,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     "fleet",
     "emulator",
     "zarr",
+    "entry file /explorer/build.ts",
   ],
 };
 

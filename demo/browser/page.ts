@@ -17,7 +17,7 @@
 import * as zarr from "zarrita";
 import { RepoFs, RepoFsPool } from "../../mod.ts";
 import { getArray } from "../../zarr.ts";
-import { colourAt, paint, valueRange } from "./colour_scale.ts";
+import { colourAt, paint, valueRange } from "../../explorer/colour_scale.ts";
 import { renderTree } from "./tree_view.ts";
 
 /** What `/config.json` says. */

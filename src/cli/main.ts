@@ -10,6 +10,7 @@ import { cat } from "./cat.ts";
 import { datasets, find, glob, info, ls, tree } from "./browse.ts";
 import { Context } from "./context.ts";
 import { emulate } from "./emulate.ts";
+import { explore } from "./explore.ts";
 import { get } from "./get.ts";
 import { refs } from "./refs.ts";
 import { show } from "./show.ts";
@@ -35,6 +36,7 @@ const RUNNERS: Record<string, (context: Context) => Promise<number>> = {
   show,
   datasets,
   emulate,
+  explore,
 };
 
 /**

@@ -414,6 +414,28 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {},
   },
   {
+    name: "explore",
+    args: "",
+    min: 0,
+    max: 0,
+    summary: "serve the dataset explorer page on 127.0.0.1 and print its address",
+    details: [
+      "Serves the explorer (the dataset's tree and previews of its files, read by",
+      "range from the browser) for the dataset the options name, until Ctrl-C.",
+      "The printed address carries a random key: the page gets the dataset, and",
+      "the token, only with it. Uses dist/explorer/ when built",
+      "(deno task build:explorer), else builds it first (needs --allow-run).",
+    ].join("\n"),
+    options: {
+      port: {
+        type: "string",
+        value: "N",
+        integer: true,
+        description: "port to serve on (default: any free port)",
+      },
+    },
+  },
+  {
     name: "emulate",
     args: "[DIR]",
     min: 0,

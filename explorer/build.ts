@@ -1,0 +1,60 @@
+/**
+ * `deno task build:explorer`: the explorer as a static site in
+ * `dist/explorer/` (or the folder given): `index.html`, `main.js`, the pool's
+ * `worker.js` and the chunks they share, for any static host.
+ *
+ *     deno task build:explorer [-- OUT_DIR]
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+
+/** The repository's root, where `deno.json` is. */
+const ROOT = new URL("../", import.meta.url);
+
+/** Where `deno task build:explorer` writes the site. */
+export const EXPLORER_DIST = fileURLToPath(new URL("dist/explorer", ROOT));
+
+/** Bundles the page and its worker into `outDir` and copies the page beside them. */
+export async function buildExplorer(outDir: string): Promise<void> {
+  await Deno.mkdir(outDir, { recursive: true });
+  const entries = ["main.ts", "worker.ts"].map((name) =>
+    fileURLToPath(new URL(`explorer/${name}`, ROOT))
+  );
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--code-splitting",
+      "--minify",
+      "--outdir",
+      outDir,
+      ...entries,
+    ],
+    cwd: fileURLToPath(ROOT),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  if (code !== 0) {
+    throw new Error(
+      `deno bundle failed (exit ${code}):\n${new TextDecoder().decode(stderr)}`,
+    );
+  }
+  await Deno.copyFile(
+    new URL("explorer/index.html", ROOT),
+    `${outDir}/index.html`,
+  );
+}
+
+if (import.meta.main) {
+  const out = Deno.args.find((arg) => arg !== "--") ?? EXPLORER_DIST;
+  await buildExplorer(out);
+  console.log(
+    `The explorer is in ${out}: serve that folder from any static host.`,
+  );
+}
