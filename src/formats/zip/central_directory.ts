@@ -156,11 +156,13 @@ export async function readCentralDirectory(
     }
     // Else the "locator" is bytes of a member's name or comment: the end record holds.
   }
-  if (
-    record.disk !== 0 || record.directoryDisk !== 0 ||
-    record.entriesHere !== record.entries
-  ) {
+  if (record.disk !== 0 || record.directoryDisk !== 0) {
     fail("it spans several disks (multi-disk archives are not read)");
+  }
+  if (record.entriesHere !== record.entries) {
+    fail(
+      `its end record counts ${record.entriesHere} entries on its one disk but ${record.entries} in all`,
+    );
   }
   const { directoryOffset, directorySize } = record;
   if (directoryOffset + directorySize > record.at) {
