@@ -22,8 +22,11 @@ import { rasterImages } from "./read_window.ts";
  * ```
  */
 export interface RasterSize {
+  /** Its width in pixels. */
   width: number;
+  /** Its height in pixels. */
   height: number;
+  /** Its samples (bands) per pixel. */
   samples: number;
 }
 
