@@ -5,11 +5,11 @@
  * @module
  */
 
-import { parquetSchema } from "hyparquet";
+import { parquetMetadata, parquetSchema } from "hyparquet";
 import type { FileInfo } from "../base/types.ts";
 import { FormatError } from "../base/format_error.ts";
 import type { ByteSource } from "../formats/source.ts";
-import { parquetFile } from "../formats/parquet/parquet_file.ts";
+import { ownBuffer, parquetFile } from "../formats/parquet/parquet_file.ts";
 import { readFooter } from "../formats/parquet/footer.ts";
 import { displayPath } from "./io.ts";
 
@@ -49,10 +49,12 @@ export async function parquetSummary(
   if (entry.type !== "file" || !NAMES.test(entry.name)) return undefined;
   let metadata;
   try {
-    ({ metadata } = await readFooter(
+    const { bytes } = await readFooter(
       await parquetFile(source, entry.name),
       entry.name,
-    ));
+    );
+    // The annotations as written, not as the reader decodes them (ENUM, JSON: UTF8).
+    metadata = parquetMetadata(ownBuffer(bytes));
   } catch (error) {
     if (error instanceof FormatError) return { problem: error.message };
     throw error;
