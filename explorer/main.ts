@@ -52,6 +52,7 @@ try {
     clearTimeout(typing);
     typing = setTimeout(() => void tree.filter(filter.value), 200);
   });
+  document.body.dataset.readyAt = String(performance.now());
   document.body.dataset.state = "ready";
   const linked = new URLSearchParams(location.hash.slice(1)).get("path");
   if (opened.fileId !== undefined) {

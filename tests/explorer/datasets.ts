@@ -35,10 +35,10 @@ export function csvLine(i: number): string {
     : `${i - 1},${((i - 1) * 0.25).toFixed(2)},"name ${i - 1}"`;
 }
 
-/** The big CSV: a header and {@linkcode ROWS} rows. */
-function bigCsv(): Uint8Array {
+/** The big CSV: a header and `rows` rows. */
+function bigCsv(rows: number): Uint8Array {
   const lines: string[] = [];
-  for (let i = 0; i <= ROWS; i++) lines.push(csvLine(i));
+  for (let i = 0; i <= rows; i++) lines.push(csvLine(i));
   return encoder.encode(lines.join("\n") + "\n");
 }
 
@@ -49,10 +49,10 @@ export function parquetRow(
   return { id: i, value: i * 0.5, label: `station-${i % 977}` };
 }
 
-/** A Parquet file of {@linkcode ROWS} rows in row groups of {@linkcode GROUP_ROWS}, by Arrow's Rust writer. */
-async function bigParquet(): Promise<Uint8Array> {
+/** A Parquet file of `rows` rows in row groups of {@linkcode GROUP_ROWS}, by Arrow's Rust writer. */
+async function bigParquet(rows: number): Promise<Uint8Array> {
   await init();
-  const ids = Int32Array.from({ length: ROWS }, (_, i) => i);
+  const ids = Int32Array.from({ length: rows }, (_, i) => i);
   const table = new Table({
     id: makeVector(ids),
     value: makeVector(Float64Array.from(ids, (i) => parquetRow(i).value)),
@@ -116,13 +116,13 @@ export function storedZip(members: [string, Uint8Array][]): Uint8Array {
   return out;
 }
 
-/** The members of the big zip: a CSV, 40 parts of 100 KB, and a zip inside. */
-function bigZip(): Uint8Array {
+/** The members of the big zip: a CSV, `parts` parts of 100 KB, and a zip inside. */
+function bigZip(parts: number): Uint8Array {
   const members: [string, Uint8Array][] = [
     ["readme.txt", encoder.encode("Forty parts of a survey.\n")],
     ["small.csv", encoder.encode("a,b\n1,2\n3,4\n")],
   ];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < parts; i++) {
     const lines = Array.from(
       { length: 4_000 },
       (_, j) => `${i},${j},${(i * j) % 97}`,
@@ -151,23 +151,23 @@ function png(): Uint8Array {
 }
 
 /**
- * A NetCDF4 file of 26 MB written by netCDF4-python (Debian's
+ * A NetCDF4 file of `steps` × 259 KB written by netCDF4-python (Debian's
  * `python3-netcdf4`): `temperature(time=100, lat=180, lon=360)` in chunks of
  * one time step; `undefined` where that writer is not installed.
  */
-async function bigNetcdf(): Promise<Uint8Array | undefined> {
+async function bigNetcdf(steps: number): Promise<Uint8Array | undefined> {
   const dir = await Deno.makeTempDir({ prefix: "repo-fs-explorer-nc-" });
   try {
     const file = `${dir}/climate.nc`;
     const script = [
       "import sys, numpy as np, netCDF4",
       "d = netCDF4.Dataset(sys.argv[1], 'w')",
-      "d.createDimension('time', 100); d.createDimension('lat', 180); d.createDimension('lon', 360)",
+      `d.createDimension('time', ${steps}); d.createDimension('lat', 180); d.createDimension('lon', 360)`,
       "v = d.createVariable('temperature', 'f4', ('time', 'lat', 'lon'), chunksizes=(1, 180, 360))",
       "v.units = 'K'",
-      "t, y, x = np.meshgrid(np.arange(100), np.arange(180), np.arange(360), indexing='ij')",
+      `t, y, x = np.meshgrid(np.arange(${steps}), np.arange(180), np.arange(360), indexing='ij')`,
       "v[:] = (250 + 0.3 * y + 10 * np.sin(x / 30.0 + t / 10.0)).astype('f4')",
-      "d.createVariable('time', 'f8', ('time',))[:] = np.arange(100) * 6.0",
+      `d.createVariable('time', 'f8', ('time',))[:] = np.arange(${steps}) * 6.0`,
       "d.close()",
     ].join("\n");
     const { success } = await new Deno.Command("/usr/bin/python3", {
@@ -181,17 +181,20 @@ async function bigNetcdf(): Promise<Uint8Array | undefined> {
   }
 }
 
-/** The test dataset, and whether the big NetCDF file is in it. */
-export async function explorerDataset(): Promise<{
+/**
+ * The test dataset, and whether the big NetCDF file is in it; `scale`
+ * multiplies the big files' sizes (1: 7 to 25 MB each).
+ */
+export async function explorerDataset(scale = 1): Promise<{
   files: Record<string, Uint8Array | string | EmulatorFileSpec>;
   hasNetcdf: boolean;
 }> {
-  const netcdf = await bigNetcdf();
+  const netcdf = await bigNetcdf(Math.round(100 * scale));
   const files: Record<string, Uint8Array | string | EmulatorFileSpec> = {
     ...await sampleDataset(16),
-    "big/table.csv": bigCsv(),
-    "big/stations.parquet": await bigParquet(),
-    "big/survey.zip": bigZip(),
+    "big/table.csv": bigCsv(Math.round(ROWS * scale)),
+    "big/stations.parquet": await bigParquet(Math.round(ROWS * scale)),
+    "big/survey.zip": bigZip(Math.round(40 * scale)),
     "pictures/gradient.png": png(),
     "maps/cog.tif": await Deno.readFile(
       new URL("../../fixtures/geotiff/cog.tif", import.meta.url),
