@@ -60,6 +60,8 @@ export interface DownloadOptions {
   onBytes(bytes: number): void;
   /** Called when a file is finished, whatever the outcome. */
   onOutcome(outcome: Outcome): void;
+  /** What a failed file's line says of its error; default its message. */
+  describe?(error: unknown): Promise<string>;
 }
 
 /**
@@ -126,7 +128,9 @@ export async function downloadFile(
   } catch (error) {
     if (options.signal.aborted) return undefined;
     const refused = error instanceof UnsafePathError;
-    const message = refused ? error.reason : errorMessage(error);
+    const message = refused
+      ? error.reason
+      : await (options.describe?.(error) ?? errorMessage(error));
     return { path, status: "failed", error: message, refused };
   }
 }

@@ -38,6 +38,7 @@ import { shortPath, shortWords } from "../base/short_path.ts";
 import { targetClashes } from "./target_clash.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
 import { interruptedLine, keptPartials } from "./interrupted_get.ts";
+import { failureLine } from "./failure_line.ts";
 
 const DEFAULT_PARALLEL = 8;
 const SAME_PLACE = "another selected file is written to the same path";
@@ -289,6 +290,8 @@ async function download(
       parallel: job.parallel,
       resume: line.values.resume === true,
       signal: stop.signal,
+      // A refused token names the header it went in, as a command's last line does.
+      describe: (error) => failureLine(error, context),
       onBytes: (bytes) => progress.add(bytes),
       onOutcome: (outcome) => {
         progress.fileDone(outcome.status === "skipped" ? outcome.bytes : 0);
