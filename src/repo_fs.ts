@@ -566,7 +566,9 @@ export class RepoFs {
     const content = this.#content;
     return await resumeToFile(
       (start, validators, signal) => {
-        const object = new SameObject(validators, { ifRange: true });
+        // Going on from kept bytes, another object must come whole, not be refused.
+        const ifRange = validators !== undefined;
+        const object = new SameObject(validators, { ifRange });
         return {
           stream: content.stream(file, { start }, signal, object),
           validators: () => object.pinned,

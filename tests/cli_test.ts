@@ -834,7 +834,7 @@ Deno.test("get with a token reads the restricted files it was granted; the other
   ok(errors[0].startsWith('repo-fs: failed "theirs.txt": HTTP 403'), errors[0]);
   ok(
     errors[0].endsWith(
-      "(the file is restricted; the API token sent has no access)",
+      "(the file is restricted; the API token sent has no access) (sent in X-Repo-key; Dataverse installations read it from X-Dataverse-key: add --token-header X-Dataverse-key (or REPO_FS_TOKEN_HEADER=X-Dataverse-key))",
     ),
     errors[0],
   );
