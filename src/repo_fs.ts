@@ -532,7 +532,8 @@ export class RepoFs {
    * checked against the listing (size, and checksum when listed), then
    * renamed into place; missing folders are made; a failure or an abort
    * leaves nothing. With `resume`, a failure or an abort keeps the partial
-   * file (and a record of the object) for the next `resume` to go on from.
+   * file (and a record of the object) for the next `resume` to go on from;
+   * with `keepIfAborted`, only an abort does.
    * `target` must be a path the caller has checked is safe to write.
    */
   async downloadToFile(
@@ -541,7 +542,7 @@ export class RepoFs {
     options: DownloadToFileOptions = {},
   ): Promise<Downloaded> {
     options.signal?.throwIfAborted();
-    if (options.resume === true) {
+    if (options.resume === true || options.keepIfAborted === true) {
       return await this.#resume(path, target, options);
     }
     const [download, entry, opened] = await Promise.all([
@@ -552,7 +553,7 @@ export class RepoFs {
     return await download.downloadToFile(opened, entry, target, options);
   }
 
-  /** `downloadToFile` with `resume`: see `resume_download.ts`. */
+  /** `downloadToFile` with `resume` or `keepIfAborted`: see `resume_download.ts`. */
   async #resume(
     path: string,
     target: string,
@@ -565,7 +566,9 @@ export class RepoFs {
     const content = this.#content;
     return await resumeToFile(
       (start, validators, signal) => {
-        const object = new SameObject(validators, { ifRange: true });
+        // Going on from kept bytes, another object must come whole, not be refused.
+        const ifRange = validators !== undefined;
+        const object = new SameObject(validators, { ifRange });
         return {
           stream: content.stream(file, { start }, signal, object),
           validators: () => object.pinned,

@@ -351,3 +351,41 @@ async function zipOf(name: string, bytes: Uint8Array): Promise<Uint8Array> {
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+Deno.test("--max-line-bytes bounds the line cat --head/--tail and show of a CSV read, and goes only where a line is read", async () => {
+  const wide = `a,b\n1,${"x".repeat(5000)}\n2,y\n`;
+  await using emu = await startEmulator({
+    files: { "wide.csv": wide, "netcdf4.nc": nc },
+  });
+  const cli = (...args: string[]) =>
+    runCli(["--host", emu.host, "--pid", emu.pid, ...args]);
+  const [head, tail, show, headAll, showAll, bad, alone, array] = await Promise
+    .all([
+      cli("cat", "wide.csv", "--head", "2", "--max-line-bytes", "1000"),
+      cli("cat", "wide.csv", "--tail", "2", "--max-line-bytes", "1000"),
+      cli("show", "wide.csv", "--max-line-bytes", "1000"),
+      cli("cat", "wide.csv", "--head", "2", "--max-line-bytes", "5004"),
+      cli("show", "wide.csv", "--rows", "1", "--max-line-bytes", "5004"),
+      cli("cat", "wide.csv", "--head", "1", "--max-line-bytes", "0"),
+      cli("cat", "wide.csv", "--max-line-bytes", "1000"),
+      cli("show", "netcdf4.nc", "--max-line-bytes", "1000"),
+    ]);
+  for (const refused of [head, tail, show]) {
+    equal(refused.code, 1, refused.stderr);
+    ok(
+      refused.stderr.includes("a line is longer than 1000 bytes") &&
+        refused.stderr.includes("--max-line-bytes"),
+      refused.stderr,
+    );
+  }
+  equal(headAll.code, 0, headAll.stderr);
+  equal(headAll.stdout, `a,b\n1,${"x".repeat(5000)}\n`);
+  equal(showAll.code, 0, showAll.stderr);
+  equal(showAll.stdout, "a,b\n2,y\n");
+  equal(bad.code, 2);
+  ok(bad.stderr.includes("--max-line-bytes must be >= 1, got 0"), bad.stderr);
+  equal(alone.code, 2);
+  ok(alone.stderr.includes("--max-line-bytes goes with --head or --tail"));
+  equal(array.code, 2);
+  ok(array.stderr.includes("--max-line-bytes does not apply"), array.stderr);
+});

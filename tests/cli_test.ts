@@ -11,6 +11,7 @@ import {
   runCli,
   until,
 } from "./support.ts";
+import { interruptedGetLeft } from "./interrupted_get.ts";
 
 const PARTIAL = ".repo-fs-partial-";
 const decoder = new TextDecoder();
@@ -425,9 +426,18 @@ async function checkComplete(
   return complete;
 }
 
-Deno.test("an interrupted get leaves no partial file, and --resume finishes it", async () => {
+Deno.test("an interrupted get keeps the bytes in flight only under hidden partial names, and --resume goes on from them", async () => {
   const files = slowDataset();
-  await using t = await setup({ files, faults: { latencyMs: 120 } });
+  await using t = await setup({
+    files,
+    faults: {
+      rules: [{
+        route: "content",
+        trickle: { bytes: 16 * 1024, everyMs: 10 },
+        times: Infinity,
+      }],
+    },
+  });
   const out = join(t.tmp, "out");
   const child = cliCommand([
     ...t.target,
@@ -439,35 +449,52 @@ Deno.test("an interrupted get leaves no partial file, and --resume finishes it",
     "2",
   ]).spawn();
   await waitForFiles(out, 3);
+  await until(async () => (await keptSizes(out)).some((n) => n > 0), "bytes");
   child.kill("SIGINT");
   const output = await child.output();
   const stderr = decoder.decode(output.stderr);
   equal(output.code, 130, stderr);
-  const all = await filesBelow(out);
-  deepStrictEqual(all.filter((p) => p.includes(PARTIAL)), []);
-  const done = await checkComplete(out, files);
   equal(decoder.decode(output.stdout), "", "no summary");
-  deepStrictEqual(lines(stderr), [
-    `repo-fs: interrupted: ${done.length} of 16 files downloaded; files not finished were removed; run again with --resume`,
-  ]);
-  ok(done.length >= 3 && done.length < 16, `${done.length} done`);
+  equal(lines(stderr).length, 1, stderr);
+  const { complete, kept } = await interruptedGetLeft(out, files, stderr);
+  ok(complete.length >= 3 && complete.length < 16, `${complete.length} done`);
+  ok(kept.length > 0, "the files in flight were partly kept");
+  for (const path of kept) {
+    const name = path.replace(/\/\.([^/]+)\.repo-fs-partial-resume$/, "/$1");
+    ok(!complete.includes(name), `${name} is not under its final name`);
+  }
+  const keptBytes = (await keptSizes(out)).reduce((a, b) => a + b, 0);
+  ok(keptBytes > 0);
 
-  t.emu.faults.latencyMs = 0;
+  t.emu.faults.rules = [];
   t.emu.resetCounters();
   const resumed = json<{ downloaded: number; skipped: number }>(
     await t.cli(["get", "**", "--out", out, "--resume", "--json"]),
   );
   deepStrictEqual(resumed, {
     ...resumed,
-    downloaded: 16 - done.length,
-    skipped: done.length,
+    downloaded: 16 - complete.length,
+    skipped: complete.length,
   });
-  equal(t.emu.counters.storeGets, 16 - done.length);
+  equal(t.emu.counters.storeGets, 16 - complete.length);
+  // Only what was missing: the kept bytes are not fetched again.
+  equal(
+    t.emu.counters.storeBytes,
+    200_000 * (16 - complete.length) - keptBytes,
+  );
   deepStrictEqual(await checkComplete(out, files), Object.keys(files).sort());
   deepStrictEqual(await filesBelow(out), Object.keys(files).sort());
 });
 
-Deno.test("a get killed outright leaves only marked partial files; --resume completes", async () => {
+/** The sizes of the kept partial files below `out`. */
+async function keptSizes(out: string): Promise<number[]> {
+  const kept = (await filesBelow(out)).filter((p) => p.endsWith("-resume"));
+  return await Promise.all(
+    kept.map(async (p) => (await Deno.stat(join(out, p))).size),
+  );
+}
+
+Deno.test("a get killed outright leaves only hidden partial files; --resume completes", async () => {
   const files = slowDataset();
   await using t = await setup({ files, faults: { latencyMs: 120 } });
   const out = join(t.tmp, "out");
@@ -483,7 +510,8 @@ Deno.test("a get killed outright leaves only marked partial files; --resume comp
   for (const path of await filesBelow(out)) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     ok(
-      done.includes(path) || /^\..*\.repo-fs-partial-[0-9a-f]{16}$/.test(name),
+      done.includes(path) ||
+        /^\..*\.repo-fs-partial-resume(\.json|\.lock)?$/.test(name),
       path,
     );
   }
@@ -806,7 +834,7 @@ Deno.test("get with a token reads the restricted files it was granted; the other
   ok(errors[0].startsWith('repo-fs: failed "theirs.txt": HTTP 403'), errors[0]);
   ok(
     errors[0].endsWith(
-      "(the file is restricted; the API token sent has no access)",
+      "(the file is restricted; the API token sent has no access) (sent in X-Repo-key; Dataverse installations read it from X-Dataverse-key: add --token-header X-Dataverse-key (or REPO_FS_TOKEN_HEADER=X-Dataverse-key))",
     ),
     errors[0],
   );

@@ -7,9 +7,15 @@ import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Downloaded, RepoFs, RepoFsPool } from "../mod.ts";
+import {
+  type Downloaded,
+  type DownloadToFileOptions,
+  RepoFs,
+  RepoFsPool,
+} from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
 import { filesBelow, patterned, until } from "./support.ts";
+import { interruptedGetLeft } from "./interrupted_get.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const MiB = 1024 * 1024;
@@ -29,12 +35,13 @@ async function interrupted(
   source: RepoFs | RepoFsPool,
   target: string,
   stopAt: number,
+  keeping: DownloadToFileOptions = { resume: true },
 ): Promise<void> {
   const controller = new AbortController();
   let written = 0;
   await rejects(
     source.downloadToFile("big.bin", target, {
-      resume: true,
+      ...keeping,
       signal: controller.signal,
       onBytes: (n) => {
         written += n;
@@ -94,6 +101,62 @@ for (const kind of ["RepoFs", "RepoFsPool"] as const) {
           content.byteLength - kept
         } missing`,
       );
+      deepStrictEqual(await filesBelow(tmp), ["big.bin"]);
+      equal(md5(await Deno.readFile(target)), md5(content));
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  });
+}
+
+for (const kind of ["RepoFs", "RepoFsPool"] as const) {
+  Deno.test(`downloadToFile keepIfAborted (${kind}): an abort keeps the bytes for a resume; it starts from byte 0, and a failure leaves nothing`, async () => {
+    const content = patterned(8 * MiB, 12);
+    await using emu = await startEmulator({
+      files: { "big.bin": content },
+      faults: slow,
+    });
+    const fs = new RepoFs({
+      host: emu.host,
+      pid: emu.pid,
+      retry: { retries: 0 },
+    });
+    await using pool = new RepoFsPool(fs, { workers: 1 });
+    const source = kind === "RepoFs" ? fs : pool;
+    const keepIfAborted = { keepIfAborted: true };
+    const tmp = await Deno.makeTempDir();
+    try {
+      const target = join(tmp, "big.bin");
+      await interrupted(source, target, 2 * MiB, keepIfAborted);
+      deepStrictEqual((await filesBelow(tmp)).sort(), [PARTIAL, RECORD]);
+
+      // Cut after 1 MiB, no retry: a failure, which takes what was kept too.
+      emu.faults.rules = [{ route: "content", cutAfter: MiB, times: Infinity }];
+      const ranges: (string | null)[] = [];
+      emu.faults.respond = (request, info) => {
+        if (info.route === "content") ranges.push(request.headers.get("range"));
+        return undefined;
+      };
+      await rejects(source.downloadToFile("big.bin", target, keepIfAborted));
+      ok(
+        ranges.length > 0 &&
+          ranges.every((r) => r === null || /^bytes=0-/.test(r)),
+        `${ranges}`,
+      );
+      deepStrictEqual(await filesBelow(tmp), []);
+
+      emu.faults.rules = slow.rules;
+      await interrupted(source, target, 3 * MiB, keepIfAborted);
+      const kept = await sizeOf(join(tmp, PARTIAL));
+      ok(kept >= 3 * MiB && kept < content.byteLength, `${kept} kept`);
+      emu.faults.rules = [];
+      emu.faults.respond = undefined;
+      emu.resetCounters();
+      const done = await source.downloadToFile("big.bin", target, {
+        resume: true,
+      });
+      deepStrictEqual(done, { bytes: content.byteLength, verified: "md5" });
+      equal(emu.counters.storeBytes, content.byteLength - kept);
       deepStrictEqual(await filesBelow(tmp), ["big.bin"]);
       equal(md5(await Deno.readFile(target)), md5(content));
     } finally {
@@ -193,8 +256,12 @@ Deno.test("downloadToFile resume: the file listed anew (another checksum) starts
   }
 });
 
-/** `get --resume` of the emulator's big.bin into `out`, as a child process. */
-function getResume(emu: Emulator, out: string): Deno.ChildProcess {
+/** `get` (`--resume` unless told) of the emulator's big.bin into `out`, as a child process. */
+function getFile(
+  emu: Emulator,
+  out: string,
+  resume = true,
+): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -211,7 +278,7 @@ function getResume(emu: Emulator, out: string): Deno.ChildProcess {
       "big.bin",
       "--out",
       out,
-      "--resume",
+      ...(resume ? ["--resume"] : []),
     ],
     env: { REPO_API_TOKEN: "", NO_COLOR: "1" },
     stdin: "null",
@@ -220,61 +287,47 @@ function getResume(emu: Emulator, out: string): Deno.ChildProcess {
   }).spawn();
 }
 
-Deno.test({
-  name:
-    "get --resume after SIGINT at 60 % of a 200 MiB file fetches only the rest (+ at most 1 MiB) and the checksum verifies",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    const content = patterned(200 * MiB, 6);
-    await using emu = await startEmulator({
-      files: { "big.bin": content },
-      faults: {
-        rules: [{
-          route: "content",
-          trickle: { bytes: MiB, everyMs: 10 },
-          times: Infinity,
-        }],
-      },
-    });
-    const tmp = await Deno.makeTempDir();
-    try {
-      const out = join(tmp, "out");
-      const first = getResume(emu, out);
-      const partial = join(out, PARTIAL);
-      await until(
-        async () =>
-          (await Deno.stat(partial).catch(() => null))?.size! >=
-            0.6 * content.byteLength,
-        "60 % of the file on disk",
-      );
-      first.kill("SIGINT");
-      const stopped = await first.output();
-      equal(stopped.code, 130, decoder.decode(stopped.stderr));
-      ok(
-        decoder.decode(stopped.stderr).includes(
-          "the bytes of files not finished were kept: run again with --resume to go on from them",
-        ),
-        decoder.decode(stopped.stderr),
-      );
-      const kept = await sizeOf(partial);
-      ok(kept >= 0.6 * content.byteLength, `${kept} kept`);
+for (const first of ["get", "get --resume"]) {
+  Deno.test({
+    name:
+      `${first} stopped by SIGINT at 60 % of a 200 MiB file, then get --resume, fetches only the rest (+ at most 1 MiB) and the checksum verifies`,
+    ignore: Deno.build.os === "windows",
+    fn: async () => {
+      const content = patterned(200 * MiB, 6);
+      await using emu = await startEmulator({
+        files: { "big.bin": content },
+        faults: {
+          rules: [{
+            route: "content",
+            trickle: { bytes: MiB, everyMs: 10 },
+            times: Infinity,
+          }],
+        },
+      });
+      const tmp = await Deno.makeTempDir();
+      try {
+        const out = join(tmp, "out");
+        await interruptGet(emu, out, content.byteLength, 0.6, first === "get");
+        const kept = await sizeOf(join(out, PARTIAL));
+        ok(kept >= 0.6 * content.byteLength, `${kept} kept`);
 
-      emu.faults.rules = [];
-      emu.resetCounters();
-      const second = await getResume(emu, out).output();
-      equal(second.code, 0, decoder.decode(second.stderr));
-      const missing = content.byteLength - kept;
-      ok(
-        emu.counters.storeBytes <= missing + MiB,
-        `${emu.counters.storeBytes} bytes sent for the ${missing} missing`,
-      );
-      deepStrictEqual(await filesBelow(out), ["big.bin"]);
-      equal(md5(await Deno.readFile(join(out, "big.bin"))), md5(content));
-    } finally {
-      await Deno.remove(tmp, { recursive: true });
-    }
-  },
-});
+        emu.faults.rules = [];
+        emu.resetCounters();
+        const second = await getFile(emu, out).output();
+        equal(second.code, 0, decoder.decode(second.stderr));
+        const missing = content.byteLength - kept;
+        ok(
+          emu.counters.storeBytes <= missing + MiB,
+          `${emu.counters.storeBytes} bytes sent for the ${missing} missing`,
+        );
+        deepStrictEqual(await filesBelow(out), ["big.bin"]);
+        equal(md5(await Deno.readFile(join(out, "big.bin"))), md5(content));
+      } finally {
+        await Deno.remove(tmp, { recursive: true });
+      }
+    },
+  });
+}
 
 function md5(bytes: Uint8Array): string {
   return createHash("md5").update(bytes).digest("hex");
@@ -329,14 +382,19 @@ Deno.test("an ingested tabular file, served longer than listed, is never resumed
   }
 });
 
-/** Runs `get --resume` of big.bin into `out` and stops it with SIGINT once `fraction` of `size` is on disk. */
+/**
+ * Runs `get --resume` (a plain `get` with `plain`) of big.bin into `out`
+ * and stops it with SIGINT once `fraction` of `size` is on disk: the bytes
+ * are kept, hidden, and its last line names them.
+ */
 async function interruptGet(
   emu: Emulator,
   out: string,
   size: number,
   fraction: number,
+  plain = false,
 ): Promise<void> {
-  const child = getResume(emu, out);
+  const child = getFile(emu, out, !plain);
   await until(
     async () =>
       ((await Deno.stat(join(out, PARTIAL)).catch(() => null))?.size ?? 0) >=
@@ -345,59 +403,68 @@ async function interruptGet(
   );
   child.kill("SIGINT");
   const stopped = await child.output();
-  equal(stopped.code, 130, decoder.decode(stopped.stderr));
+  const stderr = decoder.decode(stopped.stderr);
+  equal(stopped.code, 130, stderr);
+  // Nothing complete to compare: only the count of selected files matters.
+  const selected = { "big.bin": new Uint8Array() };
+  const { kept } = await interruptedGetLeft(out, selected, stderr);
+  deepStrictEqual(kept, [PARTIAL]);
 }
 
-Deno.test({
-  name:
-    "get --resume after SIGINT with the object replaced in between gives the new object, verified, never a splice",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    const before = patterned(32 * MiB, 8);
-    const after = patterned(32 * MiB, 9);
-    const trickle = {
-      rules: [{
-        route: "content" as const,
-        trickle: { bytes: 256 * 1024, everyMs: 10 },
-        times: Infinity,
-      }],
-    };
-    const tmp = await Deno.makeTempDir();
-    try {
-      // Listed anew with the new object's checksum: the record no longer matches.
-      const out = join(tmp, "listed");
-      {
+for (const first of ["get", "get --resume"]) {
+  Deno.test({
+    name:
+      `${first} stopped by SIGINT, then get --resume with the object replaced in between, gives the new object, verified, never a splice`,
+    ignore: Deno.build.os === "windows",
+    fn: async () => {
+      const before = patterned(32 * MiB, 8);
+      const after = patterned(32 * MiB, 9);
+      const trickle = {
+        rules: [{
+          route: "content" as const,
+          trickle: { bytes: 256 * 1024, everyMs: 10 },
+          times: Infinity,
+        }],
+      };
+      const tmp = await Deno.makeTempDir();
+      try {
+        // Listed anew with the new object's checksum: the record no longer matches.
+        const out = join(tmp, "listed");
+        {
+          await using emu = await startEmulator({
+            files: { "big.bin": before },
+            faults: trickle,
+          });
+          await interruptGet(emu, out, before.byteLength, 0.5, first === "get");
+        }
+        {
+          await using emu = await startEmulator({
+            files: { "big.bin": after },
+          });
+          const run = await getFile(emu, out).output();
+          equal(run.code, 0, decoder.decode(run.stderr));
+          equal(md5(await Deno.readFile(join(out, "big.bin"))), md5(after));
+          deepStrictEqual(await filesBelow(out), ["big.bin"]);
+        }
+        // The same listing (no checksum, same size), another object in the store: its ETag tells.
+        const same = join(tmp, "same");
         await using emu = await startEmulator({
-          files: { "big.bin": before },
+          files: { "big.bin": { content: before, checksum: null } },
           faults: trickle,
         });
-        await interruptGet(emu, out, before.byteLength, 0.5);
-      }
-      {
-        await using emu = await startEmulator({ files: { "big.bin": after } });
-        const run = await getResume(emu, out).output();
+        await interruptGet(emu, same, before.byteLength, 0.5, first === "get");
+        emu.faults.rules = [];
+        emu.replaceContent("big.bin", after);
+        const run = await getFile(emu, same).output();
         equal(run.code, 0, decoder.decode(run.stderr));
-        equal(md5(await Deno.readFile(join(out, "big.bin"))), md5(after));
-        deepStrictEqual(await filesBelow(out), ["big.bin"]);
+        equal(md5(await Deno.readFile(join(same, "big.bin"))), md5(after));
+        deepStrictEqual(await filesBelow(same), ["big.bin"]);
+      } finally {
+        await Deno.remove(tmp, { recursive: true });
       }
-      // The same listing (no checksum, same size), another object in the store: its ETag tells.
-      const same = join(tmp, "same");
-      await using emu = await startEmulator({
-        files: { "big.bin": { content: before, checksum: null } },
-        faults: trickle,
-      });
-      await interruptGet(emu, same, before.byteLength, 0.5);
-      emu.faults.rules = [];
-      emu.replaceContent("big.bin", after);
-      const run = await getResume(emu, same).output();
-      equal(run.code, 0, decoder.decode(run.stderr));
-      equal(md5(await Deno.readFile(join(same, "big.bin"))), md5(after));
-      deepStrictEqual(await filesBelow(same), ["big.bin"]);
-    } finally {
-      await Deno.remove(tmp, { recursive: true });
-    }
-  },
-});
+    },
+  });
+}
 
 Deno.test("while another download holds the kept bytes, a resumable one downloads on its own and leaves them alone", async () => {
   const content = patterned(8 * MiB, 10);

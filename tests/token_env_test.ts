@@ -5,8 +5,9 @@
  * names the header it went in, and Dataverse's when that is another.
  */
 
-import { equal, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { startEmulator } from "../emulator.ts";
 import { emulateCli, runCli } from "./support.ts";
 
 const TOKEN = "T-0123456789";
@@ -100,5 +101,49 @@ Deno.test("emulate --latency-ms prints no legacy-abort warning while it answers"
   } finally {
     const { stderr } = await served.stop();
     equal(stderr, "Emulator stopped.\n");
+  }
+});
+
+Deno.test("get's line for a file refused 403 with a token names the header it went in, and Dataverse's when that is another", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const refused =
+      ": Not authorized to access this object via this API endpoint. (the file is restricted; the API token sent has no access)";
+    for (
+      const [header, hint] of [
+        [
+          "X-Repo-key",
+          "; Dataverse installations read it from X-Dataverse-key: add --token-header X-Dataverse-key (or REPO_FS_TOKEN_HEADER=X-Dataverse-key)",
+        ],
+        ["X-Dataverse-key", ""],
+      ]
+    ) {
+      await using emu = await startEmulator({
+        files: {
+          "a.txt": "a",
+          "locked.bin": { content: "x", restricted: true },
+        },
+        token: TOKEN,
+        tokenHeader: header,
+      });
+      const out = join(dir, header);
+      const run = await runCli(
+        ["--host", emu.host, "--pid", emu.pid, "get", "**", "--out", out],
+        { REPO_FS_TOKEN: TOKEN, REPO_FS_TOKEN_HEADER: header },
+      );
+      equal(run.code, 1, run.stderr);
+      const line = run.stderr.split("\n").find((l) => l.includes("locked.bin"));
+      ok(
+        line?.startsWith('repo-fs: failed "locked.bin": HTTP 403 from ') &&
+          line.endsWith(
+            `${refused} (sent in ${header}${hint})`,
+          ),
+        run.stderr,
+      );
+      ok(!run.stderr.includes(TOKEN), "the token is not shown");
+      deepStrictEqual([...Deno.readDirSync(out)].map((e) => e.name), ["a.txt"]);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

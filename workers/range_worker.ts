@@ -128,7 +128,7 @@ async function cancellable<T>(
 }
 
 function download(
-  { job, path, target, temporary, resume }: Extract<
+  { job, path, target, temporary, resume, keepIfAborted }: Extract<
     ToWorker,
     { type: "download" }
   >,
@@ -143,6 +143,7 @@ function download(
       signal,
       temporary,
       resume,
+      keepIfAborted,
       onBytes: (bytes) => {
         unreported += bytes;
         if (unreported >= PROGRESS_STEP) report();

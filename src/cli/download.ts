@@ -4,10 +4,11 @@
  * of a `RepoFsPool` (streamed to a temporary name, hashed with the listed
  * checksum's algorithm, checked against the listing, renamed into place;
  * see `src/download/file_download.ts`). A
- * failure or an abort removes the temporary file, so a file under its real
- * name is always complete; with `--resume`, a file not there yet is
- * downloaded so that an interruption keeps its bytes for the next
- * `--resume` to go on from (see `src/download/resume_download.ts`).
+ * failure removes the temporary file, so a file under its real name is
+ * always complete; a stop (the signal) keeps the bytes of the files in
+ * flight, hidden, for the next `--resume` to go on from (see
+ * `src/download/resume_download.ts`), and with `--resume` a failure keeps
+ * them too.
  *
  * @module
  */
@@ -53,12 +54,14 @@ export interface DownloadOptions {
    * interrupted, and go on from those kept.
    */
   resume: boolean;
-  /** Stops the run: files in flight are abandoned and their temporary files removed. */
+  /** Stops the run: files in flight are abandoned, their bytes kept (see the module). */
   signal: AbortSignal;
   /** Called with each chunk's size as it is written. */
   onBytes(bytes: number): void;
   /** Called when a file is finished, whatever the outcome. */
   onOutcome(outcome: Outcome): void;
+  /** What a failed file's line says of its error; default its message. */
+  describe?(error: unknown): Promise<string>;
 }
 
 /**
@@ -101,12 +104,13 @@ export async function downloadFile(
 ): Promise<Outcome | undefined> {
   const path = file.name;
   const skipped: Outcome = { path, status: "skipped", bytes: file.size ?? 0 };
-  const fetch = (to: string, resume = false) =>
-    startingOver(pool, path, to, { ...options, resume });
+  const fetch = (to: string, resume = false, keepIfAborted = false) =>
+    startingOver(pool, path, to, { ...options, resume, keepIfAborted });
   try {
     const target = await root.prepare(path);
     let done: Downloaded | "same";
-    if (!options.resume) done = await fetch(target);
+    // A stop is no failure: what was fetched stays for a later --resume.
+    if (!options.resume) done = await fetch(target, false, true);
     else if (
       await (pool.isComplete ?? isComplete)(target, file, options.signal)
     ) {
@@ -124,7 +128,9 @@ export async function downloadFile(
   } catch (error) {
     if (options.signal.aborted) return undefined;
     const refused = error instanceof UnsafePathError;
-    const message = refused ? error.reason : errorMessage(error);
+    const message = refused
+      ? error.reason
+      : await (options.describe?.(error) ?? errorMessage(error));
     return { path, status: "failed", error: message, refused };
   }
 }
@@ -138,14 +144,21 @@ async function startingOver(
   pool: Downloader,
   path: string,
   target: string,
-  options: DownloadOptions,
+  options: DownloadOptions & { keepIfAborted: boolean },
 ): Promise<Downloaded> {
-  const { signal, onBytes, resume } = options;
+  const { signal, onBytes, resume, keepIfAborted } = options;
+  const download = () =>
+    pool.downloadToFile(path, target, {
+      signal,
+      onBytes,
+      resume,
+      keepIfAborted,
+    });
   try {
-    return await pool.downloadToFile(path, target, { signal, onBytes, resume });
+    return await download();
   } catch (error) {
     if (!(error instanceof RepoChangedError) || signal.aborted) throw error;
-    return await pool.downloadToFile(path, target, { signal, onBytes, resume });
+    return await download();
   }
 }
 

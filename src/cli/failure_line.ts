@@ -1,6 +1,7 @@
 /**
- * The one line a failed command ends with: the error's message, with what
- * the user can do about it: `did you mean http://…?` for a connection to a
+ * The one line a failed command ends with (and each failed file's line of
+ * `get`): the error's message, with what the user can do about it: `did
+ * you mean http://…?` for a connection to a
  * scheme-less local host, and for the repository's 401 or 403 whether a
  * token was sent and in which header (Dataverse reads `X-Dataverse-key`)
  * and, if none was, how to give one.

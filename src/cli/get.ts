@@ -37,6 +37,8 @@ import { selectFiles, type Selection } from "./select.ts";
 import { shortPath, shortWords } from "../base/short_path.ts";
 import { targetClashes } from "./target_clash.ts";
 import { INTERRUPTED, stopSignal } from "./signals.ts";
+import { interruptedLine, keptPartials } from "./interrupted_get.ts";
+import { failureLine } from "./failure_line.ts";
 
 const DEFAULT_PARALLEL = 8;
 const SAME_PLACE = "another selected file is written to the same path";
@@ -62,8 +64,8 @@ export interface Failure {
  * is restricted and no token was given), 1 when any failed, was refused,
  * or a pattern matched nothing, 130 when
  * interrupted by SIGINT or SIGTERM: the downloads in flight are stopped,
- * their temporary files removed (with `--resume`, their bytes kept for the
- * next `--resume` to go on from), and one line says how far it got. An
+ * their bytes kept under hidden partial names for the next `--resume` to
+ * go on from, and one line says how far it got and names them. An
  * output folder that cannot be written is one line before any byte is
  * fetched.
  */
@@ -161,9 +163,8 @@ export async function get(context: Context): Promise<number> {
       }));
     }
     if (interrupted) {
-      out.error(
-        interruptedLine(outcomes, selected, line.values.resume === true),
-      );
+      const kept = await keptPartials(root, outDir!, placed.files, outcomes);
+      out.error(interruptedLine(outcomes, selected, kept));
       return INTERRUPTED;
     }
   }
@@ -289,6 +290,8 @@ async function download(
       parallel: job.parallel,
       resume: line.values.resume === true,
       signal: stop.signal,
+      // A refused token names the header it went in, as a command's last line does.
+      describe: (error) => failureLine(error, context),
       onBytes: (bytes) => progress.add(bytes),
       onOutcome: (outcome) => {
         progress.fileDone(outcome.status === "skipped" ? outcome.bytes : 0);
@@ -319,23 +322,6 @@ function restrictedLine(file: FileInfo): string {
   return `restricted ${
     quotePath(shortPath(file.name))
   }${embargo}: skipped, no access without an API token`;
-}
-
-/** The one line an interrupted run ends with. */
-function interruptedLine(
-  outcomes: Outcome[],
-  selected: number,
-  resume: boolean,
-): string {
-  const downloaded = outcomes.filter((o) => o.status === "downloaded").length;
-  const skipped = outcomes.filter((o) => o.status === "skipped").length;
-  return [
-    `interrupted: ${downloaded} of ${selected} files downloaded`,
-    skipped > 0 ? ` (${skipped} already complete)` : "",
-    resume
-      ? "; the bytes of files not finished were kept: run again with --resume to go on from them"
-      : "; files not finished were removed; run again with --resume",
-  ].join("");
 }
 
 /** `--dry-run`'s output: the files that would be fetched and their total. */

@@ -14,7 +14,7 @@ import { readFooter } from "../formats/parquet/footer.ts";
 import { lines } from "../formats/text/lines.ts";
 import { readRaster } from "../formats/geotiff/read_raster.ts";
 import { type ArchiveView, datasetView } from "./archive_path.ts";
-import { stringOption, UsageError } from "./args.ts";
+import { integerOption, stringOption, UsageError } from "./args.ts";
 import { type Context, selectedPaths } from "./context.ts";
 import { delimiterOf, splitFields } from "./delimited.ts";
 import { orNothingFound } from "./nothing_found.ts";
@@ -36,7 +36,7 @@ const TIFF = /\.(tiff?)$/i;
 
 /**
  * `show PATH [--var NAME] [--slice S] [--columns A,B] [--rows A:B]
- * [--format csv|json|table]`: CSV by default on a pipe, an aligned table
+ * [--max-line-bytes N] [--format csv|json|table]`: CSV by default on a pipe, an aligned table
  * on a terminal, JSON with `--format json` or `--json`.
  */
 export async function show(context: Context): Promise<number> {
@@ -90,6 +90,7 @@ const APPLIES: Record<string, Kind[]> = {
   slice: ["array", "tiff"],
   columns: ["parquet", "text"],
   rows: ["parquet", "text"],
+  "max-line-bytes": ["text"],
 };
 
 /** A usage error for an option that does not apply to this kind of file. */
@@ -177,7 +178,10 @@ async function parquetTable(
   return { columns: names, rows: rows.map((row) => names.map((c) => row[c])) };
 }
 
-/** Rows of a CSV or tab-separated file: its first line names the columns. */
+/**
+ * Rows of a CSV or tab-separated file: its first line names the columns;
+ * a line longer than `--max-line-bytes` (default 64 MiB) is refused.
+ */
 async function textTable(
   view: ArchiveView,
   path: string,
@@ -190,7 +194,10 @@ async function textTable(
   let picks: number[] = [];
   const rows: unknown[][] = [];
   let row = 0;
-  for await (const line of lines(view, path)) {
+  const maxLineBytes = integerOption(context.line, "max-line-bytes", {
+    min: 1,
+  });
+  for await (const line of lines(view, path, { maxLineBytes })) {
     const fields = splitFields(line.replace(/\r$/, ""), delimiter);
     if (header === undefined) {
       header = fields;

@@ -251,6 +251,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         integer: true,
         description: "only the last N lines",
       },
+      "max-line-bytes": {
+        type: "string",
+        value: "N",
+        integer: true,
+        description:
+          "with --head/--tail: the longest line read, in bytes (default 64 MiB)",
+        example: "repo-fs cat wide.csv --head 1 --max-line-bytes 268435456",
+      },
     },
   },
   {
@@ -262,16 +270,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       "PATTERN is a glob pattern or a path; a directory means everything below it,",
       "and ** means the whole dataset; none means the file of a --dataset file page.",
-      "Each file is written to a temporary name, checked against the listed",
+      "Each file is written to a hidden name, checked against the listed",
       "checksum (MD5, SHA-1, SHA-256, SHA-512) or size, then renamed into place,",
-      "so an interrupted run leaves no half-written file.",
+      "so no half-written file is ever under its real name.",
       "Paths that could escape DIR (.., absolute, backslash, control characters,",
       "drive letters, symlinks) are refused and reported; the rest of the download",
       "goes on. Without a token, restricted and embargoed files are skipped and",
       "counted apart. Progress goes to stderr: one line redrawn on a terminal, a",
       "plain line every 5 s on a pipe or file (none with --json, -q, --no-progress).",
       "Exit 0 when every file arrived, 1 when any failed or was refused, 130 when",
-      "stopped by Ctrl-C or SIGTERM: files not finished are removed; --resume goes on.",
+      "stopped by Ctrl-C or SIGTERM: the bytes of files not finished are kept, hidden,",
+      "for get --resume to go on from (a plain get removes them); a failure keeps none.",
       "--shard I/N fetches share I of N of the selected files: every process computes",
       "the same split, so N processes on N machines fetch each file exactly once.",
     ].join("\n"),
@@ -322,7 +331,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       resume: {
         type: "boolean",
         description:
-          "skip files already complete in DIR (listed size and checksum)",
+          "skip files already complete in DIR (listed size and checksum); go on from kept bytes",
       },
       "dry-run": {
         type: "boolean",
@@ -394,6 +403,13 @@ export const COMMANDS: readonly CommandSpec[] = [
         type: "string",
         value: "A:B",
         description: "the table rows to show: START:STOP, START:, :STOP or N",
+      },
+      "max-line-bytes": {
+        type: "string",
+        value: "N",
+        integer: true,
+        description:
+          "the longest line of a CSV, .tab or .tsv file, in bytes (default 64 MiB)",
       },
       format: {
         type: "string",

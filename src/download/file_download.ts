@@ -125,6 +125,14 @@ export interface DownloadToFileOptions {
    * false (`temporary` is then not used).
    */
   resume?: boolean;
+  /**
+   * Without `resume`: an abort keeps what was fetched, as `resume` keeps
+   * it (partial file and record), for a later download with `resume` to
+   * go on from; a failure still leaves nothing, and the download starts
+   * from byte 0 whatever an earlier one kept. `get` without `--resume`
+   * downloads so, since Ctrl-C is no failure. Default false.
+   */
+  keepIfAborted?: boolean;
 }
 
 /**

@@ -12,7 +12,9 @@
  * One download at a time writes the kept bytes of a file (a lock file
  * beside them, see `src/base/file_lock.ts`); another at the same time
  * downloads on its own to a temporary name, as a download without
- * `resume` does.
+ * `resume` does. With `keepIfAborted` instead of `resume`, the download
+ * starts from byte 0 (what was kept is removed), and only an abort keeps
+ * its bytes: a failure leaves nothing.
  *
  * @module
  */
@@ -103,7 +105,9 @@ export async function resumeToFile(
   }
   const heartbeat = setInterval(() => lock.touch(), LOCK_TOUCH_MS);
   try {
-    const kept = await keptBytes(partial, record, file);
+    const kept = options.resume === true
+      ? await keptBytes(partial, record, file)
+      : await nothingKept(partial, record);
     try {
       return await download(job, kept);
     } catch (error) {
@@ -148,6 +152,12 @@ async function keptBytes(
   return { bytes: 0 };
 }
 
+/** Removes what an earlier download kept: this one starts from byte 0. */
+async function nothingKept(partial: string, record: string): Promise<Kept> {
+  await removeBoth(partial, record);
+  return { bytes: 0 };
+}
+
 /** One attempt: from `kept` on, to a verified file renamed into place. */
 async function download(
   job: {
@@ -161,7 +171,8 @@ async function download(
   },
   kept: Kept,
 ): Promise<Downloaded> {
-  const { source, file, partial, record, options: { signal, onBytes } } = job;
+  const { source, file, partial, record, options } = job;
+  const { signal, onBytes } = options;
   const hash = checksumHash(file);
   if (hash !== undefined && kept.bytes > 0) {
     await hashFile(partial, hash, signal);
@@ -189,7 +200,10 @@ async function download(
   } catch (error) {
     await handle.close().catch(() => {});
     // Kept for the next download only when its record says what they are of.
-    throw recorded ? error : await removedAfter(error, partial);
+    const keep = options.resume === true || options.signal?.aborted === true;
+    if (recorded && keep) throw error;
+    if (record !== undefined) await rm(record, { force: true }).catch(() => {});
+    throw await removedAfter(error, partial);
   }
   await handle.close();
   let verified;

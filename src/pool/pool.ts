@@ -382,12 +382,13 @@ export class RepoFsPool implements AsyncDisposable {
     const { createTemporary, removeTemporary } = await import(
       "../download/file_download.ts"
     );
-    if (options.resume === true) {
-      // Its partial file stays when it fails: the next resume goes on from it.
+    const { resume, keepIfAborted } = options;
+    if (resume === true || keepIfAborted === true) {
+      // Its partial file may stay: the next resume goes on from it.
       const { prepareFolderOf } = await import("../download/folder_access.ts");
       await prepareFolderOf(target);
       return await this.#dispatch(
-        { type: "download", path, target, resume: true },
+        { type: "download", path, target, resume, keepIfAborted },
         options,
       );
     }

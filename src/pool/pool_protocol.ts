@@ -62,6 +62,8 @@ export type ToWorker =
     temporary?: string;
     /** Keep an interrupted download's bytes, and go on from those kept. */
     resume?: boolean;
+    /** Keep an aborted download's bytes, starting from byte 0. */
+    keepIfAborted?: boolean;
   }
   | { type: "cancel"; job: number }
   | { type: "resolved"; answers: UrlAnswer[] }

@@ -23,6 +23,6 @@ export function maxLineBytes(given: number | undefined): number {
 export function lineTooLong(path: string, limit: number): FormatError {
   return new FormatError(
     path,
-    `a line is longer than ${limit} bytes (the maxLineBytes limit); raise maxLineBytes to read it`,
+    `a line is longer than ${limit} bytes (the maxLineBytes limit); raise maxLineBytes (the command line's --max-line-bytes) to read it`,
   );
 }
