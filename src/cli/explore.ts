@@ -9,7 +9,6 @@
  */
 
 import { join } from "node:path";
-import { buildExplorer, EXPLORER_DIST } from "../../explorer/build.ts";
 import { integerOption } from "./args.ts";
 import type { Context } from "./context.ts";
 import { onStopSignal } from "./signals.ts";
@@ -75,10 +74,22 @@ export async function explore(context: Context): Promise<number> {
   return 0;
 }
 
+/** The page's sources, beside this module in a checkout (the packages leave them out). */
+const BUILD = new URL("../../explorer/build.ts", import.meta.url);
+
 /** The built page: `dist/explorer/` when built, else a build made now. */
 async function explorerPages(): Promise<
   { dir: string; dispose(): Promise<void> }
 > {
+  if (BUILD.protocol !== "file:") {
+    throw new Error(
+      "repo-fs explore runs from a checkout of repo-fs (deno install --global -A -n repo-fs ./cli.ts): the packages do not hold the page's sources",
+    );
+  }
+  const { buildExplorer, EXPLORER_DIST }: {
+    buildExplorer(outDir: string): Promise<void>;
+    EXPLORER_DIST: string;
+  } = await import(BUILD.href);
   try {
     await Deno.stat(join(EXPLORER_DIST, "main.js"));
     return { dir: EXPLORER_DIST, dispose: () => Promise.resolve() };
