@@ -9,9 +9,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-
-/** The repository's root, where `deno.json` is. */
-const ROOT = new URL("../", import.meta.url);
+import { bundleForBrowser, ROOT } from "./browser_bundle.ts";
 
 /** Where `deno task build:explorer` writes the site. */
 export const EXPLORER_DIST = fileURLToPath(new URL("dist/explorer", ROOT));
@@ -19,32 +17,9 @@ export const EXPLORER_DIST = fileURLToPath(new URL("dist/explorer", ROOT));
 /** Bundles the page and its worker into `outDir` and copies the page beside them. */
 export async function buildExplorer(outDir: string): Promise<void> {
   await Deno.mkdir(outDir, { recursive: true });
-  const entries = ["main.ts", "worker.ts"].map((name) =>
-    fileURLToPath(new URL(`explorer/${name}`, ROOT))
-  );
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--code-splitting",
-      "--minify",
-      "--outdir",
-      outDir,
-      ...entries,
-    ],
-    cwd: fileURLToPath(ROOT),
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  if (code !== 0) {
-    throw new Error(
-      `deno bundle failed (exit ${code}):\n${new TextDecoder().decode(stderr)}`,
-    );
-  }
+  await bundleForBrowser(["explorer/main.ts", "explorer/worker.ts"], outDir, {
+    minify: true,
+  });
   await Deno.copyFile(
     new URL("explorer/index.html", ROOT),
     `${outDir}/index.html`,

@@ -10,11 +10,10 @@
  * @module
  */
 
+import { bundleForBrowser } from "../../explorer/browser_bundle.ts";
+
 /** The entry points, bundled from the `.ts` of the same name in this folder. */
 export const ENTRIES = ["page.js", "harness.js", "worker.js"] as const;
-
-/** The repository's root, where `deno.json` is. */
-const ROOT = new URL("../../", import.meta.url);
 
 /**
  * Bundles {@linkcode ENTRIES} into `outDir`, beside their chunks; a failure
@@ -30,29 +29,8 @@ const ROOT = new URL("../../", import.meta.url);
  * @param outDir an existing directory to write the scripts into
  */
 export async function bundleDemo(outDir: string): Promise<void> {
-  const entries = ENTRIES.map((name) =>
-    new URL(`demo/browser/${name.replace(/\.js$/, ".ts")}`, ROOT).pathname
+  await bundleForBrowser(
+    ENTRIES.map((name) => `demo/browser/${name.replace(/\.js$/, ".ts")}`),
+    outDir,
   );
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--code-splitting",
-      "--outdir",
-      outDir,
-      ...entries,
-    ],
-    cwd: ROOT.pathname,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  if (code !== 0) {
-    throw new Error(
-      `deno bundle failed (exit ${code}):\n${new TextDecoder().decode(stderr)}`,
-    );
-  }
 }

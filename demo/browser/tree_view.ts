@@ -9,19 +9,7 @@
 /// <reference lib="dom" />
 
 import type { RepoFs } from "../../mod.ts";
-
-/** Sizes as people read them. */
-function size(bytes: number | null): string {
-  if (bytes === null) return "size unknown";
-  const units = ["B", "KiB", "MiB", "GiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
+import { humanSize } from "../../explorer/human_size.ts";
 
 /**
  * Fills `container` with the tree below `path`. `isArray(dir)` says whether
@@ -51,7 +39,7 @@ export async function renderTree(
       if (entry.type === "file") {
         item.textContent = `${name} `;
         const small = document.createElement("small");
-        small.textContent = size(entry.size);
+        small.textContent = humanSize(entry.size);
         item.append(small);
       } else {
         const details = document.createElement("details");
