@@ -31,6 +31,8 @@ export interface ExploreConfig {
 
 /** Dataverse installations read the token from this header. */
 const DATAVERSE_TOKEN_HEADER = "X-Dataverse-key";
+/** …or this query parameter, which lets a browser follow the access API's redirect to the store without the token. */
+const DATAVERSE_TOKEN_QUERY = "key";
 
 /**
  * The dataset of `location`'s query, or of `explore.json` when the query
@@ -46,6 +48,7 @@ export async function openDataset(
   const options: Omit<RepoFsOptions, "host" | "pid"> = {
     fetch,
     tokenHeader: query.get("tokenHeader") ?? DATAVERSE_TOKEN_HEADER,
+    tokenQuery: DATAVERSE_TOKEN_QUERY,
     ...(query.get("key") ? { token: query.get("key")! } : {}),
   };
   const version = query.get("datasetVersion") ?? query.get("datasetversion");
@@ -89,6 +92,10 @@ async function fromExploreConfig(
     );
   }
   const config: ExploreConfig = await answer.json();
-  const fs = new RepoFs({ ...config, fetch });
+  const fs = new RepoFs({
+    tokenQuery: DATAVERSE_TOKEN_QUERY,
+    ...config,
+    fetch,
+  });
   return { fs, host: config.host, pid: config.pid };
 }

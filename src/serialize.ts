@@ -40,6 +40,8 @@ export interface SerializedOptions {
   token?: string;
   /** The header that carries the token; `X-Repo-key` when absent. */
   tokenHeader?: string;
+  /** The query parameter of the token where redirects are hidden, if any. */
+  tokenQuery?: string;
   /** The collections path; `repos` when absent. */
   collectionsPath?: string;
   /** Longest silence of a request, in milliseconds. */

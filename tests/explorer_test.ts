@@ -174,7 +174,7 @@ Deno.test({
     await using locked = await startEmulator({
       files: { "a.csv": "x,y\n1,2\n" },
       token: TOKEN,
-      faults: { latencyMs: 20, redirect: false },
+      faults: { latencyMs: 20 },
     });
     const site = await Deno.makeTempDir({ prefix: "repo-fs-explorer-site-" });
     try {
@@ -469,7 +469,7 @@ Deno.test({
       );
 
       await t.step(
-        "with a key the token goes to the repository only; without it the failure is a line",
+        "with a key the token goes to the repository only, the store's redirect followed without it; without it the failure is a line",
         async () => {
           const base = `${server.url}?siteUrl=${
             encodeURIComponent(locked.host)
@@ -480,6 +480,7 @@ Deno.test({
           await click(page, "a.csv");
           strictEqual(await previewDone(page), "shown");
           deepStrictEqual(await tableCells(page, 0), [["1", "2"]]);
+          ok(locked.counters.storeGets > 0, "the bytes came from the store");
           strictEqual(locked.counters.storeRequestsWithToken, 0);
           await page.goto(`${base}#path=a.csv`);
           await page.waitUntil(

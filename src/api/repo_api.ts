@@ -138,6 +138,12 @@ export interface RepoNames {
   tokenHeader: string;
   /** Collections are at `/api/{collectionsPath}/{alias}`. */
   collectionsPath: string;
+  /**
+   * Where `fetch` hides redirects, the query parameter that carries the
+   * token to the file-access endpoint (Dataverse reads `key`), so that its
+   * redirect to the store is followed without it.
+   */
+  tokenQuery?: string;
 }
 
 /** The spec's names: `X-Repo-key` and `repos`. */
@@ -151,7 +157,11 @@ export const DEFAULT_NAMES: Readonly<RepoNames> = Object.freeze({
  * in; a `TypeError` names a value that cannot be a header name or a path.
  */
 export function repositoryNames(
-  options: { tokenHeader?: string; collectionsPath?: string },
+  options: {
+    tokenHeader?: string;
+    collectionsPath?: string;
+    tokenQuery?: string;
+  },
 ): RepoNames {
   const {
     tokenHeader = DEFAULT_NAMES.tokenHeader,
@@ -175,7 +185,16 @@ export function repositoryNames(
       }`,
     );
   }
-  return { tokenHeader, collectionsPath };
+  const { tokenQuery } = options;
+  if (tokenQuery === undefined) return { tokenHeader, collectionsPath };
+  if (typeof tokenQuery !== "string" || !/^[\w.-]+$/.test(tokenQuery)) {
+    throw new TypeError(
+      `tokenQuery must be a query parameter name such as "key", got ${
+        JSON.stringify(tokenQuery)
+      }`,
+    );
+  }
+  return { tokenHeader, collectionsPath, tokenQuery };
 }
 
 /**
@@ -314,6 +333,8 @@ export interface ConnectOptions {
   tokenHeader?: string;
   /** The collections path; `repos` when absent. */
   collectionsPath?: string;
+  /** Where `fetch` hides redirects, the query parameter of the token on the file-access endpoint. */
+  tokenQuery?: string;
   /** Transport; `globalThis.fetch` when absent. */
   fetch?: typeof fetch;
   /** Longest silence of a request, in milliseconds. */
@@ -361,6 +382,11 @@ export class RepoApi {
   #redirectsHidden = fetchHidesRedirects();
   /** Whether the access endpoint answered a HEAD 405 or 501: ask by ranged GET from then on. */
   #headRefused = false;
+
+  /** Whether a redirect may be followed: no token, or one that travels in the query. */
+  get #followable(): boolean {
+    return this.token === undefined || this.names.tokenQuery !== undefined;
+  }
 
   /** Headers of a repository request: the token, under the installation's header name. */
   get headers(): HeadersInit {
@@ -515,7 +541,7 @@ export class RepoApi {
     format?: "original",
   ): Promise<AccessAnswer> {
     const url = this.accessUrl(fileId, format);
-    if (this.#redirectsHidden && this.token === undefined) {
+    if (this.#redirectsHidden && this.#followable) {
       return await this.#follow(url, signal);
     }
     let answer = await this.#ask(url, this.#headRefused, signal);
@@ -524,7 +550,7 @@ export class RepoApi {
       answer = await this.#ask(url, true, signal);
     }
     if (answer !== undefined && answer !== HEAD_REFUSED) return answer;
-    if (this.token !== undefined) throw hiddenRedirectError(url);
+    if (!this.#followable) throw hiddenRedirectError(url);
     this.#redirectsHidden = true;
     return await this.#follow(url, signal);
   }
@@ -577,12 +603,17 @@ export class RepoApi {
    * empty file, served by the repository).
    */
   #follow(url: string, signal?: AbortSignal): Promise<AccessAnswer> {
+    const { tokenQuery } = this.names;
+    const asked = new URL(url);
+    if (this.token !== undefined && tokenQuery !== undefined) {
+      asked.searchParams.set(tokenQuery, this.token);
+    }
     return this.#retrying(
       signal,
       () =>
         exchange(
           this.transport,
-          url,
+          asked.href,
           {
             headers: { Range: "bytes=0-0" },
             redirect: "follow",

@@ -204,6 +204,14 @@ export interface RepoFsOptions {
   token?: string;
   /** The header that carries the token to the repository. Default `X-Repo-key`. */
   tokenHeader?: string;
+  /**
+   * Where `fetch` hides redirects (a browser's), the query parameter that
+   * carries the token to the file-access endpoint instead, so that its
+   * redirect to the store can be followed without the token: Dataverse
+   * reads `key`. Unset, a browser with a token reads only from a repository
+   * that serves file bytes itself. Elsewhere it changes nothing.
+   */
+  tokenQuery?: string;
   /** Collections are at `/api/{collectionsPath}/{alias}/contents`. Default `repos`. */
   collectionsPath?: string;
   /** Dataset version: `:latest` (default), `:latest-published`, `:draft` or a number like `1.0`. */

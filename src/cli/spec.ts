@@ -434,7 +434,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: "",
     min: 0,
     max: 0,
-    summary: "serve the dataset explorer page on 127.0.0.1 and print its address",
+    summary:
+      "serve the dataset explorer page on 127.0.0.1 and print its address",
     details: [
       "Serves the explorer (the dataset's tree and previews of its files, read by",
       "range from the browser) for the dataset the options name, until Ctrl-C.",

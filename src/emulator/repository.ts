@@ -91,8 +91,7 @@ function answer(
   url: URL,
   route: Route,
 ): Answered {
-  const { token, tokenHeader } = context;
-  if (token !== undefined && request.headers.get(tokenHeader) !== token) {
+  if (context.token !== undefined && !carriesToken(context, request, url)) {
     return json(envelopeError(401, "Bad API key"));
   }
   switch (route.kind) {
@@ -179,7 +178,7 @@ function access(
     (listed.embargo !== undefined && embargoActive(listed.embargo));
   const granted = listed.grantedToTokenHolder &&
     context.token !== undefined &&
-    request.headers.get(context.tokenHeader) === context.token;
+    carriesToken(context, request, new URL(request.url));
   if (locked && !granted) {
     return json(envelopeError(
       403,
@@ -208,4 +207,14 @@ function decode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** Whether `request` carries the token: in its header, or as `key` in the query, as Dataverse reads it too. */
+function carriesToken(
+  context: EmulatorContext,
+  request: Request,
+  url: URL,
+): boolean {
+  return request.headers.get(context.tokenHeader) === context.token ||
+    url.searchParams.get("key") === context.token;
 }

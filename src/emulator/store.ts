@@ -19,7 +19,10 @@ export function storeHandler(
   return async (request) => {
     const isGet = request.method === "GET";
     counters.storeRequests++;
-    if (request.headers.has(tokenHeader)) counters.storeRequestsWithToken++;
+    const keyed = new URL(request.url).searchParams.has("key");
+    if (request.headers.has(tokenHeader) || keyed) {
+      counters.storeRequestsWithToken++;
+    }
     const leave = isGet ? enterInFlight(counters, "storeGet") : undefined;
     try {
       if (await context.pause(request, faults.latencyMs)) return clientGone();
