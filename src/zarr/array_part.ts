@@ -14,6 +14,7 @@ import { chunkReadWindow } from "./read_window.ts";
 import type { ByteSource } from "./zarr_store.ts";
 import { emptySelection } from "./empty_selection.ts";
 import { hierarchyStore } from "./hierarchy_store.ts";
+import type { MetadataSeed } from "../formats/kept_metadata.ts";
 import { syncZlibStore } from "./zlib_codecs.ts";
 
 /**
@@ -121,6 +122,11 @@ export interface ArrayPartRequest {
    * decoded bytes a read may hold in flight.
    */
   partsAtOnce?: number;
+  /**
+   * The metadata bytes of file `root` that the calling thread read, so
+   * that the worker parses them without reading them again.
+   */
+  metadata?: MetadataSeed;
 }
 
 /**
@@ -150,6 +156,9 @@ export class ArrayPartReader {
   ): Promise<ArrayPartResult> {
     const key = JSON.stringify([request.root, request.arrayPath]);
     let arr = this.#arrays.get(key);
+    if (request.metadata !== undefined) {
+      this.fs.metadata?.plant(request.metadata);
+    }
     if (arr === undefined) {
       arr = openArray(this.fs, request.root, request.arrayPath);
       this.#arrays.set(key, arr);

@@ -17,6 +17,7 @@ import {
   padSelection,
   readSelection,
 } from "./array_part.ts";
+import { hierarchySeed } from "./hierarchy_store.ts";
 import { retriesOf } from "../base/retry_count.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
@@ -111,11 +112,13 @@ export async function getArray(
     parts.length,
     decoder.workers * PARTS_AT_ONCE_PER_WORKER,
   );
+  const metadata = await hierarchySeed(source, root, arrayPath, options.signal);
   const requests = parts.map((part) => ({
     root,
     arrayPath,
     selection: part,
     partsAtOnce,
+    metadata,
   }));
   if (requests.length === 1) {
     const [whole] = await readParts(decoder, requests, options.signal);

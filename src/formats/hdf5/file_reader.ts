@@ -32,6 +32,8 @@ export class FileReader {
     readonly path: string,
     readonly size: number,
     readonly signal?: AbortSignal,
+    /** Where chunk data is read from: `source` unless told. */
+    readonly data: ByteSource = source,
   ) {}
 
   /** Throws if `range` is not inside the file. */
@@ -62,7 +64,7 @@ export class FileReader {
   ): Promise<Uint8Array> {
     this.check(range, what);
     if (range.length === 0) return new Uint8Array(0);
-    return await this.source.catFile(this.path, {
+    return await this.data.catFile(this.path, {
       start: this.base + range.offset,
       end: this.base + range.offset + range.length,
       signal,

@@ -82,11 +82,15 @@ export interface ZarrView {
   problems: Hdf5Problem[];
 }
 
-/** Reads the metadata of the HDF5 file `path` of `source` into its Zarr view. */
+/**
+ * Reads the metadata of the HDF5 file `path` of `source` into its Zarr
+ * view, whose chunks are read from `data` (`source` unless told).
+ */
 export async function readZarrView(
   source: ByteSource,
   path: string,
   signal?: AbortSignal,
+  data: ByteSource = source,
 ): Promise<ZarrView> {
   const info = await source.info(path);
   if (info.type !== "file" || info.size === null) {
@@ -95,7 +99,7 @@ export async function readZarrView(
       info.type === "file" ? "its size is not known" : "it is a directory",
     );
   }
-  const file = new FileReader(source, path, info.size, signal);
+  const file = new FileReader(source, path, info.size, signal, data);
   const { sizes, root } = await readSuperblock(file);
   const objects = await walkHierarchy(file, sizes, root);
   const heap = new GlobalHeap(file, sizes);

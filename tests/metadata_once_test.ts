@@ -1,0 +1,105 @@
+import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import * as zarr from "zarrita";
+import { RepoChangedError, RepoFs, RepoFsPool } from "../mod.ts";
+import { startEmulator } from "../emulator.ts";
+import { getArray } from "../zarr.ts";
+import { readParquet } from "../parquet.ts";
+
+const HDF5 = new URL("../fixtures/hdf5/", import.meta.url);
+const BIG = await Deno.readFile(new URL("big_chunks.nc", HDF5));
+/** big_chunks.nc: float32 `field` of 6 × 256 × 256, one chunk per step, valued by index. */
+const STEP = 256 * 256;
+
+function step(t: number): Float32Array {
+  return Float32Array.from({ length: STEP }, (_, i) => t * STEP + i);
+}
+
+Deno.test("a second getArray of another step on the same RepoFs is one store GET", async () => {
+  await using emu = await startEmulator({ files: { "x.nc": BIG } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  deepStrictEqual((await getArray(fs, "x.nc", "field", [0])).data, step(0));
+  emu.resetCounters();
+  deepStrictEqual((await getArray(fs, "x.nc", "field", [4])).data, step(4));
+  equal(emu.counters.storeGets, 1);
+});
+
+Deno.test("a cold pool of 2 makes the store GETs of one RepoFs for one NetCDF4 step", async () => {
+  await using emu = await startEmulator({ files: { "x.nc": BIG } });
+  const alone = new RepoFs({ host: emu.host, pid: emu.pid });
+  await alone.info("x.nc");
+  emu.resetCounters();
+  deepStrictEqual((await getArray(alone, "x.nc", "field", [3])).data, step(3));
+  const oneThread = emu.counters.storeGets;
+
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await fs.info("x.nc");
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  emu.resetCounters();
+  const rows = [zarr.slice(1, 5)];
+  const { data } = await getArray(pool, "x.nc", "field", rows);
+  deepStrictEqual(
+    data,
+    Float32Array.from({ length: 4 * STEP }, (_, i) => STEP + i),
+  );
+  emu.resetCounters();
+  await using cold = new RepoFsPool(
+    new RepoFs({ host: emu.host, pid: emu.pid }),
+    {
+      workers: 2,
+    },
+  );
+  await cold.info("x.nc");
+  emu.resetCounters();
+  deepStrictEqual((await getArray(cold, "x.nc", "field", [3])).data, step(3));
+  equal(emu.counters.storeGets, oneThread);
+});
+
+Deno.test("a file changed after its metadata was kept is a RepoChangedError, then read afresh", async () => {
+  await using emu = await startEmulator({ files: { "x.nc": BIG } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  deepStrictEqual((await getArray(fs, "x.nc", "field", [0])).data, step(0));
+  const changed = BIG.slice();
+  // The first value of step 2, stored uncompressed at byte 535,616.
+  new DataView(changed.buffer).setFloat32(535_616, -1, true);
+  emu.replaceContent("x.nc", changed);
+  await rejects(getArray(fs, "x.nc", "field", [2]), RepoChangedError);
+  emu.resetCounters();
+  const { data } = await getArray(fs, "x.nc", "field", [2]);
+  equal((data as Float32Array)[0], -1);
+  equal((data as Float32Array)[1], 2 * STEP + 1);
+  ok(emu.counters.storeGets > 1, "the metadata is read again");
+});
+
+Deno.test("the 10,000-chunk file reads whole in at most 2,000 store GETs, every value right", async () => {
+  const bytes = await Deno.readFile(new URL("many_chunks.h5", HDF5));
+  await using emu = await startEmulator({ files: { "m.h5": bytes } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await fs.info("m.h5");
+  emu.resetCounters();
+  const { data, shape } = await getArray(fs, "m.h5", "grid");
+  deepStrictEqual(shape, [10_000, 4]);
+  deepStrictEqual(data, Int32Array.from({ length: 40_000 }, (_, i) => i));
+  ok(emu.counters.storeGets <= 2_000, `${emu.counters.storeGets} GETs`);
+});
+
+Deno.test("a second readParquet of the same file reads no footer again", async () => {
+  const bytes = await Deno.readFile(
+    new URL(
+      "../fixtures/real/parquet-testing/alltypes_plain.parquet",
+      import.meta.url,
+    ),
+  );
+  await using emu = await startEmulator({ files: { "t.parquet": bytes } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const first = await readParquet(fs, "t.parquet", { columns: ["id"] });
+  emu.resetCounters();
+  const second = await readParquet(fs, "t.parquet", { columns: ["id"] });
+  deepStrictEqual(second, first);
+  const footerAt = bytes.length - 8 -
+    new DataView(bytes.buffer).getUint32(bytes.length - 8, true);
+  ok(emu.counters.storeGets >= 1);
+  ok(
+    emu.counters.storeBytes < bytes.length - footerAt,
+    `${emu.counters.storeBytes} bytes: the footer again?`,
+  );
+});
