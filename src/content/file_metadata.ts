@@ -35,7 +35,7 @@ export interface PinnedReads {
     end: number,
     signal?: AbortSignal,
   ): Promise<Uint8Array>;
-  /** Data bytes `start`..`end` (chunks, pages): not kept. */
+  /** Data bytes `start`..`end` (chunks, pages): not kept, and not read again where metadata reads held them. */
   data(start: number, end: number, signal?: AbortSignal): Promise<Uint8Array>;
 }
 
@@ -187,7 +187,9 @@ export class MetadataLru implements FileMetadata {
         }
         return bytes;
       },
-      data: pinned,
+      data: async (start, end, signal) =>
+        fromRanges(entry.ranges, start, end) ??
+          await pinned(start, end, signal),
     };
     this.#entries.set(key, entry);
     entry.value = parse(reads);

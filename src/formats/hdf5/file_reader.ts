@@ -12,6 +12,13 @@ import { Hdf5FormatError } from "./errors.ts";
 /** Bytes of a metadata page. */
 export const PAGE_SIZE = 4096;
 
+/**
+ * Bytes of a file's first read: its whole metadata in the common case (on
+ * fixtures/real/, 88 of 90 NetCDF/HDF5 files need no other metadata read at
+ * 256 KiB, 44 at 16 KiB).
+ */
+export const FIRST_READ_BYTES = 256 * 1024;
+
 /** Pages missing between two wanted ones that are read anyway, to make one request. */
 const MERGE_GAP_PAGES = 2;
 

@@ -61,7 +61,7 @@ export interface NetcdfStore {
  * v2 group, whichever kind it is: a classic file (CDF-1, CDF-2 "64-bit
  * offset", CDF-5 "64-bit data") is read here, a NetCDF4/HDF5 file as
  * `hdf5Store` reads it. Of a classic file, the first get reads the header
- * (16 KiB first, more if it is longer); then each chunk is the range of
+ * (256 KiB first, more if it is longer); then each chunk is the range of
  * the file it is, read when asked for. Each variable is an array of its
  * big-endian type (`>i2`, `>f4`, `|S1` for characters, CDF-5's `>u2`,
  * `>i8`, …) with its attributes as they are (`_FillValue`, `scale_factor`:
