@@ -4,6 +4,9 @@ import { RepoChangedError, RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
 import { readParquet } from "../parquet.ts";
+import { zipTree } from "../zip.ts";
+import zlib from "node:zlib";
+import { zipArchive } from "./zip_archive.ts";
 import { FOOTER_GUESS } from "../src/formats/parquet/footer.ts";
 
 const HDF5 = new URL("../fixtures/hdf5/", import.meta.url);
@@ -104,4 +107,27 @@ Deno.test("a second readParquet of the same file reads no footer again", async (
     emu.counters.storeBytes <= firstBytes - FOOTER_GUESS,
     `${emu.counters.storeBytes} bytes, ${firstBytes} the first time`,
   );
+});
+
+Deno.test("a zip's central directory is read once per RepoFs, and a NetCDF4 member's metadata once per archive", async () => {
+  const stored = zipArchive([{
+    name: "x.nc",
+    method: 0,
+    data: BIG,
+    size: BIG.length,
+    crc32: zlib.crc32(BIG),
+  }]);
+  await using emu = await startEmulator({ files: { "a.zip": stored } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  deepStrictEqual(await zipTree(fs, "a.zip").find(""), ["x.nc"]);
+  emu.resetCounters();
+  deepStrictEqual(await zipTree(fs, "a.zip").find(""), ["x.nc"]);
+  equal(emu.counters.storeGets, 0);
+
+  const first = zipTree(fs, "a.zip");
+  deepStrictEqual((await getArray(first, "x.nc", "field", [0])).data, step(0));
+  emu.resetCounters();
+  const again = zipTree(fs, "a.zip");
+  deepStrictEqual((await getArray(again, "x.nc", "field", [5])).data, step(5));
+  equal(emu.counters.storeGets, 1);
 });
