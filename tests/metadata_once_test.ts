@@ -131,3 +131,17 @@ Deno.test("a zip's central directory is read once per RepoFs, and a NetCDF4 memb
   deepStrictEqual((await getArray(again, "x.nc", "field", [5])).data, step(5));
   equal(emu.counters.storeGets, 1);
 });
+
+Deno.test("a pool whose worker finds the file changed after its metadata was kept: RepoChangedError, then read afresh", async () => {
+  await using emu = await startEmulator({ files: { "x.nc": BIG } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  deepStrictEqual((await getArray(pool, "x.nc", "field", [0])).data, step(0));
+  const changed = BIG.slice();
+  new DataView(changed.buffer).setFloat32(535_616, -1, true);
+  emu.replaceContent("x.nc", changed);
+  await rejects(getArray(pool, "x.nc", "field", [2]), RepoChangedError);
+  const { data } = await getArray(pool, "x.nc", "field", [2]);
+  equal((data as Float32Array)[0], -1);
+  equal((data as Float32Array)[1], 2 * STEP + 1);
+});

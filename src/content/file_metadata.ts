@@ -81,6 +81,8 @@ export interface FileMetadata {
   seedOf(path: string, kind: string): Promise<MetadataSeed | undefined>;
   /** Takes `seed` (from another thread's `seedOf`): the next `kept` of its file parses from its bytes. */
   plant(seed: MetadataSeed): void;
+  /** Drops what is kept of `path` as `kind`: another thread found the file changed. */
+  drop(path: string, kind: string): Promise<void>;
   /** Drops everything kept. */
   forget(): void;
 }
@@ -154,7 +156,10 @@ export class MetadataLru implements FileMetadata {
     const { identity, read } = await this.open(path, object);
     const key = `${identity}\n${kind}`;
     const hit = this.#entries.get(key);
-    if (hit !== undefined) {
+    // A seed of another object than the one kept: the file changed since.
+    if (hit !== undefined && seed && !sameObject(seed, hit.object.pinned)) {
+      this.#drop(key, hit);
+    } else if (hit !== undefined) {
       this.#seeds.delete(seedKey(path, kind));
       this.#entries.delete(key);
       this.#entries.set(key, hit);
@@ -211,6 +216,13 @@ export class MetadataLru implements FileMetadata {
     this.#seeds.set(seedKey(seed.path, seed.kind), seed);
   }
 
+  async drop(path: string, kind: string): Promise<void> {
+    const { identity } = await this.open(path, new SameObject());
+    const key = `${identity}\n${kind}`;
+    const entry = this.#entries.get(key);
+    if (entry !== undefined) this.#drop(key, entry);
+  }
+
   forget(): void {
     this.#entries.clear();
     this.#seeds.clear();
@@ -230,6 +242,14 @@ export class MetadataLru implements FileMetadata {
       if (key !== keep) this.#drop(key, entry);
     }
   }
+}
+
+function sameObject(
+  seed: MetadataSeed,
+  pinned: MetadataSeed["validators"] | undefined,
+): boolean {
+  return seed.validators.etag === pinned?.etag &&
+    seed.validators.lastModified === pinned?.lastModified;
 }
 
 function seedKey(path: string, kind: string): string {

@@ -8,6 +8,7 @@
  */
 
 import { retriesOf } from "../base/retry_count.ts";
+import { RepoChangedError } from "../base/errors.ts";
 import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { chunkReadWindow } from "./read_window.ts";
@@ -154,21 +155,25 @@ export class ArrayPartReader {
     request: ArrayPartRequest,
     options: { signal?: AbortSignal } = {},
   ): Promise<ArrayPartResult> {
-    const key = JSON.stringify([request.root, request.arrayPath]);
+    const { root, arrayPath, metadata } = request;
+    const key = JSON.stringify([root, arrayPath, metadata?.validators]);
     let arr = this.#arrays.get(key);
-    if (request.metadata !== undefined) {
-      this.fs.metadata?.plant(request.metadata);
-    }
+    if (metadata !== undefined) this.fs.metadata?.plant(metadata);
     if (arr === undefined) {
-      arr = openArray(this.fs, request.root, request.arrayPath);
+      arr = openArray(this.fs, root, arrayPath);
       this.#arrays.set(key, arr);
       arr.catch(() => this.#arrays.delete(key));
     }
-    return await readSelection(await arr, request.selection, {
-      ...options,
-      partsAtOnce: request.partsAtOnce,
-      retries: retriesOf(this.fs),
-    });
+    try {
+      return await readSelection(await arr, request.selection, {
+        ...options,
+        partsAtOnce: request.partsAtOnce,
+        retries: retriesOf(this.fs),
+      });
+    } catch (error) {
+      if (error instanceof RepoChangedError) this.#arrays.delete(key);
+      throw error;
+    }
   }
 }
 

@@ -19,6 +19,7 @@ import {
 } from "./array_part.ts";
 import { hierarchySeed } from "./hierarchy_store.ts";
 import { retriesOf } from "../base/retry_count.ts";
+import { RepoChangedError } from "../base/errors.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
 import { sliceIndices } from "./slice_indices.ts";
@@ -120,14 +121,28 @@ export async function getArray(
     partsAtOnce,
     metadata,
   }));
-  if (requests.length === 1) {
-    const [whole] = await readParts(decoder, requests, options.signal);
-    // A pool hands over a part its worker finished before the abort reached it.
-    options.signal?.throwIfAborted();
-    return whole;
+  try {
+    if (requests.length === 1) {
+      const [whole] = await readParts(decoder, requests, options.signal);
+      // A pool hands over a part its worker finished before the abort reached it.
+      options.signal?.throwIfAborted();
+      return whole;
+    }
+    const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
+    return await readJoined(
+      decoder,
+      requests,
+      rows,
+      partsAtOnce,
+      options.signal,
+    );
+  } catch (error) {
+    // A worker found the file changed: the next call parses it afresh.
+    if (metadata && error instanceof RepoChangedError) {
+      await source.metadata?.drop(metadata.path, metadata.kind);
+    }
+    throw error;
   }
-  const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
-  return await readJoined(decoder, requests, rows, partsAtOnce, options.signal);
 }
 
 /**

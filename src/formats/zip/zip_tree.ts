@@ -294,6 +294,7 @@ export class ZipTree {
       },
       seedOf: () => Promise.resolve(undefined),
       plant: () => {},
+      drop: () => Promise.resolve(),
       forget: () => kept.forget(),
     };
   }
