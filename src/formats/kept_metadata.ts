@@ -7,7 +7,6 @@
  */
 
 import { abortable } from "../base/abort_callbacks.ts";
-import { coalescing } from "./coalesced_reads.ts";
 import type { PinnedReads } from "../content/file_metadata.ts";
 import type { ByteSource } from "./source.ts";
 
@@ -36,7 +35,7 @@ export function keptMetadata<T>(
 ): Promise<T> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   if (source.metadata === undefined) {
-    return parse({ metadata: source, data: coalescing(source, path) }, signal);
+    return parse({ metadata: source, data: source }, signal);
   }
   return abortable(
     source.metadata.kept(
@@ -69,8 +68,5 @@ function fileSources(
       );
     },
   });
-  return {
-    metadata: through(reads.metadata),
-    data: coalescing(through(reads.data), path),
-  };
+  return { metadata: through(reads.metadata), data: through(reads.data) };
 }

@@ -9,6 +9,7 @@ import type { AsyncReadable, RangeQuery } from "zarrita";
 import { storeOfView } from "../hdf5/store.ts";
 import { type Hdf5Problem, readZarrView } from "../hdf5/zarr_view.ts";
 import { keptMetadata } from "../kept_metadata.ts";
+import { coalescing } from "../coalesced_reads.ts";
 import type { MetadataSeed } from "../../content/file_metadata.ts";
 import type { ByteSource } from "../source.ts";
 import { chunkRange, metadataDocument, metadataKeys } from "./classic_view.ts";
@@ -139,7 +140,7 @@ function openKept(source: ByteSource, path: string, signal?: AbortSignal) {
           kind: file.kind,
           view: await readZarrView(file.source, path, signal, data),
         }
-        : { ...file, data };
+        : { ...file, data: coalescing(data, path) };
     },
     signal,
   );
