@@ -35,9 +35,10 @@ import { withZarritaClass } from "./zarrita_errors.ts";
  * {@linkcode MIN_PART_CHUNKS} chunks or {@linkcode MIN_PART_BYTES} decoded
  * bytes; each worker reads and decodes two parts at a time, and every part
  * is copied into one C-order result as it arrives.
- * Arrays of booleans and strings are decoded on the calling thread (their
- * bytes still come through the pool). A point selection gives shape `[]`
- * and one value.
+ * Arrays of booleans and strings are decoded on the calling thread (a Zarr
+ * directory's chunks still come through the pool). A NetCDF or HDF5 file's
+ * metadata is read once per instance (a pool's too: its workers are given
+ * it). A point selection gives shape `[]` and one value.
  *
  * @example
  * ```ts
