@@ -45,11 +45,12 @@ export function coalescing(source: ByteSource, path: string): ByteSource {
       ) {
         return source.catFile(p, options);
       }
-      signal?.throwIfAborted();
-      const read = Promise.withResolvers<Uint8Array>();
+      if (signal?.aborted) return Promise.reject(signal.reason);
       if (pending.length === 0) setTimeout(flush, 0);
-      pending.push({ start, end, signal, ...read });
-      return abortable(read.promise, signal);
+      const read = new Promise<Uint8Array>((resolve, reject) =>
+        pending.push({ start, end, signal, resolve, reject })
+      );
+      return abortable(read, signal);
     },
     ...(source.metadata ? { metadata: source.metadata } : {}),
   };
