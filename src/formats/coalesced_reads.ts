@@ -52,7 +52,6 @@ export function coalescing(source: ByteSource, path: string): ByteSource {
       );
       return abortable(read, signal);
     },
-    ...(source.metadata ? { metadata: source.metadata } : {}),
   };
 }
 
