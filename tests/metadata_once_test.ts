@@ -7,6 +7,7 @@ import { readParquet } from "../parquet.ts";
 import { zipTree } from "../zip.ts";
 import zlib from "node:zlib";
 import { zipArchive } from "./zip_archive.ts";
+import { MetadataLru } from "../src/content/file_metadata.ts";
 import { FOOTER_GUESS } from "../src/formats/parquet/footer.ts";
 
 const HDF5 = new URL("../fixtures/hdf5/", import.meta.url);
@@ -144,4 +145,25 @@ Deno.test("a pool whose worker finds the file changed after its metadata was kep
   const { data } = await getArray(pool, "x.nc", "field", [2]);
   equal((data as Float32Array)[0], -1);
   equal((data as Float32Array)[1], 2 * STEP + 1);
+});
+
+Deno.test("kept metadata is bounded: past the limit the least recently used file's is dropped and parsed again when asked", async () => {
+  const file = new Uint8Array(100);
+  const kept = new MetadataLru(
+    (path) =>
+      Promise.resolve({
+        identity: path,
+        read: (start, end) => Promise.resolve(file.slice(start, end)),
+      }),
+    250,
+  );
+  const parses: string[] = [];
+  const header = (path: string) =>
+    kept.kept(path, "test", async (reads) => {
+      parses.push(path);
+      return (await reads.metadata(0, 100)).length;
+    });
+  for (const path of ["a", "b", "a", "c", "a", "b"]) await header(path);
+  // c pushed out b (a was used more recently); b's return pushed out c.
+  deepStrictEqual(parses, ["a", "b", "c", "b"]);
 });
