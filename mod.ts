@@ -40,6 +40,11 @@ export {
   type RestoreOptions,
 } from "./src/repo_fs.ts";
 export type { ReadOptions, RepoFile } from "./src/repo_file.ts";
+export type {
+  FileMetadata,
+  MetadataSeed,
+  PinnedReads,
+} from "./src/content/file_metadata.ts";
 export type { RangeRequest, WalkEntry } from "./src/tree/verbs.ts";
 export { type PoolOptions, RepoFsPool } from "./src/pool/pool.ts";
 export {

@@ -10,6 +10,7 @@ import { abortable } from "./base/abort_callbacks.ts";
 import { ContentReader } from "./content/content.ts";
 import type { ContentFile } from "./content/content_file.ts";
 import { SameObject } from "./content/same_object.ts";
+import { type FileMetadata, MetadataLru } from "./content/file_metadata.ts";
 import { DownloadUrls, type UrlResolver } from "./urls/download_urls.ts";
 import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
 import { FileLister } from "./api/file_lister.ts";
@@ -190,6 +191,13 @@ export class RepoFs {
   readonly headConcurrency: number;
   /** Most simultaneous buffered content reads. */
   readonly getConcurrency: number;
+  /**
+   * The parsed metadata of its files that format readers keep (an HDF5
+   * file's objects and chunk index, a NetCDF header, a Parquet footer, a
+   * zip central directory): read once per file for the instance's life,
+   * read again after the file changed, at most 64 MiB of it.
+   */
+  readonly metadata: FileMetadata;
   readonly #options: SerializedOptions;
   readonly #api: RepoApi;
   readonly #lister: FileLister;
@@ -292,6 +300,14 @@ export class RepoFs {
       tokenHeader: this.#api.names.tokenHeader,
       getConcurrency,
       maxBytes,
+    });
+    this.metadata = new MetadataLru(async (path, object) => {
+      const { file } = await this.#lookupFile(path);
+      return {
+        identity: `${file.id} ${file.format ?? ""}`,
+        read: (start, end, signal) =>
+          this.#content.read(file, start, end, signal, object),
+      };
     });
   }
 
@@ -609,10 +625,11 @@ export class RepoFs {
   }
 
   /**
-   * Drops the routing table, here and for instances sharing it, and the
-   * content URLs near expiry or of unknown expiry.
+   * Drops the routing table, here and for instances sharing it, the
+   * content URLs near expiry or of unknown expiry, and the kept metadata.
    */
   refresh(): void {
+    this.metadata.forget();
     this.#cache?.dropDoubtful();
     sharedTables.delete(this.#tableKey());
     this.#table = undefined;

@@ -6,6 +6,7 @@
  */
 
 import type { FileInfo } from "../base/types.ts";
+import type { FileMetadata } from "../content/file_metadata.ts";
 
 /**
  * Anything with `info(path)` and ranged `catFile`: a `RepoFs`, a
@@ -33,4 +34,9 @@ export interface ByteSource {
     path: string,
     options?: { start?: number; end?: number; signal?: AbortSignal },
   ): Promise<Uint8Array>;
+  /**
+   * Where format readers keep the parsed metadata of its files, so that a
+   * second read of a file parses nothing again; absent: parsed on each read.
+   */
+  readonly metadata?: FileMetadata;
 }

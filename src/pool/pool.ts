@@ -44,6 +44,7 @@ import {
 } from "../tree/verbs.ts";
 import { poolFile } from "./pool_file.ts";
 import { SameObject } from "../content/same_object.ts";
+import type { FileMetadata } from "../content/file_metadata.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
@@ -210,6 +211,11 @@ export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
 export class RepoFsPool implements AsyncDisposable {
   /** Number of workers. */
   readonly size: number;
+  /**
+   * The parsed metadata of files, its instance's: parsed once on the
+   * calling thread, whose workers are given the bytes it was parsed from.
+   */
+  readonly metadata: FileMetadata;
   readonly #fs: RepoFs;
   readonly #workerUrl: string | URL;
   readonly #slots: Slot[] = [];
@@ -252,6 +258,7 @@ export class RepoFsPool implements AsyncDisposable {
     }
     this.size = size;
     this.#fs = fs;
+    this.metadata = fs.metadata;
     this.#workerUrl = options.workerUrl ?? WORKER_URL;
     for (let i = 0; i < size; i++) this.#slots.push(this.#spawn());
     offerPartDecoder(this, {

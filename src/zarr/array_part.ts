@@ -8,12 +8,14 @@
  */
 
 import { retriesOf } from "../base/retry_count.ts";
+import { RepoChangedError } from "../base/errors.ts";
 import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { chunkReadWindow } from "./read_window.ts";
 import type { ByteSource } from "./zarr_store.ts";
 import { emptySelection } from "./empty_selection.ts";
 import { hierarchyStore } from "./hierarchy_store.ts";
+import type { MetadataSeed } from "../formats/kept_metadata.ts";
 import { syncZlibStore } from "./zlib_codecs.ts";
 
 /**
@@ -121,6 +123,11 @@ export interface ArrayPartRequest {
    * decoded bytes a read may hold in flight.
    */
   partsAtOnce?: number;
+  /**
+   * The metadata bytes of file `root` that the calling thread read, so
+   * that the worker parses them without reading them again.
+   */
+  metadata?: MetadataSeed;
 }
 
 /**
@@ -148,18 +155,25 @@ export class ArrayPartReader {
     request: ArrayPartRequest,
     options: { signal?: AbortSignal } = {},
   ): Promise<ArrayPartResult> {
-    const key = JSON.stringify([request.root, request.arrayPath]);
+    const { root, arrayPath, metadata } = request;
+    const key = JSON.stringify([root, arrayPath, metadata?.validators]);
     let arr = this.#arrays.get(key);
+    if (metadata !== undefined) this.fs.metadata?.plant(metadata);
     if (arr === undefined) {
-      arr = openArray(this.fs, request.root, request.arrayPath);
+      arr = openArray(this.fs, root, arrayPath);
       this.#arrays.set(key, arr);
       arr.catch(() => this.#arrays.delete(key));
     }
-    return await readSelection(await arr, request.selection, {
-      ...options,
-      partsAtOnce: request.partsAtOnce,
-      retries: retriesOf(this.fs),
-    });
+    try {
+      return await readSelection(await arr, request.selection, {
+        ...options,
+        partsAtOnce: request.partsAtOnce,
+        retries: retriesOf(this.fs),
+      });
+    } catch (error) {
+      if (error instanceof RepoChangedError) this.#arrays.delete(key);
+      throw error;
+    }
   }
 }
 

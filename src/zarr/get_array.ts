@@ -17,7 +17,9 @@ import {
   padSelection,
   readSelection,
 } from "./array_part.ts";
+import { hierarchySeed } from "./hierarchy_store.ts";
 import { retriesOf } from "../base/retry_count.ts";
+import { RepoChangedError } from "../base/errors.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
 import { sliceIndices } from "./slice_indices.ts";
@@ -33,9 +35,10 @@ import { withZarritaClass } from "./zarrita_errors.ts";
  * {@linkcode MIN_PART_CHUNKS} chunks or {@linkcode MIN_PART_BYTES} decoded
  * bytes; each worker reads and decodes two parts at a time, and every part
  * is copied into one C-order result as it arrives.
- * Arrays of booleans and strings are decoded on the calling thread (their
- * bytes still come through the pool). A point selection gives shape `[]`
- * and one value.
+ * Arrays of booleans and strings are decoded on the calling thread (a Zarr
+ * directory's chunks still come through the pool). A NetCDF or HDF5 file's
+ * metadata is read once per instance (a pool's too: its workers are given
+ * it). A point selection gives shape `[]` and one value.
  *
  * @example
  * ```ts
@@ -111,20 +114,36 @@ export async function getArray(
     parts.length,
     decoder.workers * PARTS_AT_ONCE_PER_WORKER,
   );
+  const metadata = await hierarchySeed(source, root, arrayPath, options.signal);
   const requests = parts.map((part) => ({
     root,
     arrayPath,
     selection: part,
     partsAtOnce,
+    metadata,
   }));
-  if (requests.length === 1) {
-    const [whole] = await readParts(decoder, requests, options.signal);
-    // A pool hands over a part its worker finished before the abort reached it.
-    options.signal?.throwIfAborted();
-    return whole;
+  try {
+    if (requests.length === 1) {
+      const [whole] = await readParts(decoder, requests, options.signal);
+      // A pool hands over a part its worker finished before the abort reached it.
+      options.signal?.throwIfAborted();
+      return whole;
+    }
+    const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
+    return await readJoined(
+      decoder,
+      requests,
+      rows,
+      partsAtOnce,
+      options.signal,
+    );
+  } catch (error) {
+    // A worker found the file changed: the next call parses it afresh.
+    if (metadata && error instanceof RepoChangedError) {
+      await source.metadata?.drop(metadata.path, metadata.kind);
+    }
+    throw error;
   }
-  const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
-  return await readJoined(decoder, requests, rows, partsAtOnce, options.signal);
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 
 import type { AsyncReadable } from "zarrita";
-import { netcdfStore } from "../formats/netcdf/store.ts";
+import { netcdfSeed, netcdfStore } from "../formats/netcdf/store.ts";
+import type { MetadataSeed } from "../formats/kept_metadata.ts";
 import type { ByteSource as FormatSource } from "../formats/source.ts";
 import { normalizePath } from "../tree/paths.ts";
 import { type ByteSource, zarrStore } from "./zarr_store.ts";
@@ -20,10 +21,34 @@ export async function hierarchyStore(
   fs: ByteSource,
   root: string,
 ): Promise<AsyncReadable> {
-  const isFile = normalizePath(root) !== "" && await fs.exists(root) &&
-    (await fs.info(root)).type === "file";
   // RepoFs and RepoFsPool give the whole FileInfo, with the size.
-  return isFile
+  return await isFileRoot(fs, root)
     ? netcdfStore(fs as unknown as FormatSource, root)
     : zarrStore(fs, root);
+}
+
+/**
+ * What a pool's worker needs to read `arrayPath` of `root` without reading
+ * metadata: where `root` is a file whose metadata `fs` keeps, its bytes.
+ */
+export async function hierarchySeed(
+  fs: ByteSource,
+  root: string,
+  arrayPath: string,
+  signal?: AbortSignal,
+): Promise<MetadataSeed | undefined> {
+  if (fs.metadata === undefined || !await isFileRoot(fs, root)) {
+    return undefined;
+  }
+  return await netcdfSeed(
+    fs as unknown as FormatSource,
+    root,
+    arrayPath,
+    signal,
+  );
+}
+
+async function isFileRoot(fs: ByteSource, root: string): Promise<boolean> {
+  return normalizePath(root) !== "" && await fs.exists(root) &&
+    (await fs.info(root)).type === "file";
 }

@@ -8,6 +8,7 @@
 
 import type { AsyncReadable, RangeQuery } from "zarrita";
 import { normalizePath } from "../tree/paths.ts";
+import type { ByteSource as FormatSource } from "../formats/source.ts";
 
 /**
  * What a Zarr store needs of a dataset: a `RepoFs`, a `RepoFsPool`, or a
@@ -46,6 +47,8 @@ export interface ByteSource {
   info(path: string): Promise<{ type: "file" | "directory" }>;
   /** Whether the path is in the dataset. */
   exists(path: string): Promise<boolean>;
+  /** Where the parsed metadata of files (a NetCDF file's) is kept, if anywhere. */
+  readonly metadata?: FormatSource["metadata"];
 }
 
 /**

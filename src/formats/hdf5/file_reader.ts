@@ -12,6 +12,13 @@ import { Hdf5FormatError } from "./errors.ts";
 /** Bytes of a metadata page. */
 export const PAGE_SIZE = 4096;
 
+/**
+ * Bytes of a file's first read: its whole metadata in the common case (on
+ * fixtures/real/, 88 of 90 NetCDF/HDF5 files need no other metadata read at
+ * 256 KiB, 44 at 16 KiB).
+ */
+export const FIRST_READ_BYTES = 256 * 1024;
+
 /** Pages missing between two wanted ones that are read anyway, to make one request. */
 const MERGE_GAP_PAGES = 2;
 
@@ -32,6 +39,8 @@ export class FileReader {
     readonly path: string,
     readonly size: number,
     readonly signal?: AbortSignal,
+    /** Where chunk data is read from: `source` unless told. */
+    readonly data: ByteSource = source,
   ) {}
 
   /** Throws if `range` is not inside the file. */
@@ -62,7 +71,7 @@ export class FileReader {
   ): Promise<Uint8Array> {
     this.check(range, what);
     if (range.length === 0) return new Uint8Array(0);
-    return await this.source.catFile(this.path, {
+    return await this.data.catFile(this.path, {
       start: this.base + range.offset,
       end: this.base + range.offset + range.length,
       signal,

@@ -7,6 +7,7 @@
 
 import type { AsyncReadable, RangeQuery } from "zarrita";
 import type { ByteSource } from "../source.ts";
+import { keptMetadata } from "../kept_metadata.ts";
 import { type ChunkRef, zarrChunks } from "./chunk_index.ts";
 import {
   checkStoredSize,
@@ -135,9 +136,23 @@ export function hdf5Store(
   path: string,
   options: { signal?: AbortSignal } = {},
 ): Hdf5Store {
+  return storeOfView(() =>
+    keptMetadata(
+      source,
+      path,
+      "hdf5",
+      ({ metadata, data }, signal) =>
+        readZarrView(metadata, path, signal, data),
+      options.signal,
+    )
+  );
+}
+
+/** The store serving the Zarr view `read` gives (asked again after it failed). */
+export function storeOfView(read: () => Promise<ZarrView>): Hdf5Store {
   let view: Promise<ZarrView> | undefined;
   const load = () => {
-    view ??= readZarrView(source, path, options.signal);
+    view ??= read();
     view.catch(() => view = undefined);
     return view;
   };

@@ -24,6 +24,7 @@ import {
 import { readSuperblock } from "./superblock.ts";
 import { decodeNumbers, type JsonValue } from "./values.ts";
 import type { ByteSource } from "../source.ts";
+import { coalescing } from "../coalesced_reads.ts";
 import type { Sizes } from "./cursor.ts";
 
 /**
@@ -82,11 +83,16 @@ export interface ZarrView {
   problems: Hdf5Problem[];
 }
 
-/** Reads the metadata of the HDF5 file `path` of `source` into its Zarr view. */
+/**
+ * Reads the metadata of the HDF5 file `path` of `source` into its Zarr
+ * view, whose chunks are read from `data` (`source` unless told), those
+ * asked for together in merged requests.
+ */
 export async function readZarrView(
   source: ByteSource,
   path: string,
   signal?: AbortSignal,
+  data: ByteSource = source,
 ): Promise<ZarrView> {
   const info = await source.info(path);
   if (info.type !== "file" || info.size === null) {
@@ -95,7 +101,13 @@ export async function readZarrView(
       info.type === "file" ? "its size is not known" : "it is a directory",
     );
   }
-  const file = new FileReader(source, path, info.size, signal);
+  const file = new FileReader(
+    source,
+    path,
+    info.size,
+    signal,
+    coalescing(data, path),
+  );
   const { sizes, root } = await readSuperblock(file);
   const objects = await walkHierarchy(file, sizes, root);
   const heap = new GlobalHeap(file, sizes);

@@ -7,13 +7,11 @@
  */
 
 import { hasSignature } from "../hdf5/superblock.ts";
+import { FIRST_READ_BYTES } from "../hdf5/file_reader.ts";
 import type { ByteSource } from "../source.ts";
 import { NetcdfFormatError } from "./errors.ts";
 import type { Header } from "./header.ts";
 import { readHeader } from "./read_header.ts";
-
-/** Bytes of the first read: the whole header of most classic files. */
-export const FIRST_READ_BYTES = 16 * 1024;
 
 /** A file opened: a classic file's header, or a source for the HDF5 reader. */
 export type OpenedFile =

@@ -6,8 +6,11 @@
  */
 
 import type { AsyncReadable, RangeQuery } from "zarrita";
-import { hdf5Store } from "../hdf5/store.ts";
-import type { Hdf5Problem } from "../hdf5/zarr_view.ts";
+import { storeOfView } from "../hdf5/store.ts";
+import { type Hdf5Problem, readZarrView } from "../hdf5/zarr_view.ts";
+import { keptMetadata } from "../kept_metadata.ts";
+import { coalescing } from "../coalesced_reads.ts";
+import type { MetadataSeed } from "../../content/file_metadata.ts";
 import type { ByteSource } from "../source.ts";
 import { chunkRange, metadataDocument, metadataKeys } from "./classic_view.ts";
 import type { Header, Variable } from "./header.ts";
@@ -59,7 +62,7 @@ export interface NetcdfStore {
  * v2 group, whichever kind it is: a classic file (CDF-1, CDF-2 "64-bit
  * offset", CDF-5 "64-bit data") is read here, a NetCDF4/HDF5 file as
  * `hdf5Store` reads it. Of a classic file, the first get reads the header
- * (16 KiB first, more if it is longer); then each chunk is the range of
+ * (256 KiB first, more if it is longer); then each chunk is the range of
  * the file it is, read when asked for. Each variable is an array of its
  * big-endian type (`>i2`, `>f4`, `|S1` for characters, CDF-5's `>u2`,
  * `>i8`, …) with its attributes as they are (`_FillValue`, `scale_factor`:
@@ -107,10 +110,10 @@ export function netcdfStore(
 ): NetcdfStore {
   let opened: Promise<NetcdfStore> | undefined;
   const open = () => {
-    opened ??= openFile(source, path, options.signal).then((file) =>
+    opened ??= openKept(source, path, options.signal).then((file) =>
       file.kind === "hdf5"
-        ? hdf5Store(file.source, path, options)
-        : classicStore(source, path, file.size, file.header, options.signal)
+        ? storeOfView(() => Promise.resolve(file.view))
+        : classicStore(file.data, path, file.size, file.header, options.signal)
     );
     opened.catch(() => opened = undefined);
     return opened;
@@ -122,6 +125,47 @@ export function netcdfStore(
     problems: async () => await (await open()).problems(),
   };
   return store satisfies AsyncReadable;
+}
+
+/** The kind of NetCDF file `path` is and its parsed metadata, kept where `source` keeps metadata. */
+function openKept(source: ByteSource, path: string, signal?: AbortSignal) {
+  return keptMetadata(
+    source,
+    path,
+    KIND,
+    async ({ metadata, data }, signal) => {
+      const file = await openFile(metadata, path, signal);
+      return file.kind === "hdf5"
+        ? {
+          kind: file.kind,
+          view: await readZarrView(file.source, path, signal, data),
+        }
+        : { ...file, data: coalescing(data, path) };
+    },
+    signal,
+  );
+}
+
+/** The name `netcdfStore` keeps its files' metadata under. */
+const KIND = "netcdf";
+
+/**
+ * The metadata bytes of NetCDF file `path` that `source` keeps, the chunk
+ * index of `variable` read too: what a pool's worker needs to read the
+ * variable without reading any metadata.
+ */
+export async function netcdfSeed(
+  source: ByteSource,
+  path: string,
+  variable: string,
+  signal?: AbortSignal,
+): Promise<MetadataSeed | undefined> {
+  if (source.metadata === undefined) return undefined;
+  const file = await openKept(source, path, signal);
+  if (file.kind === "hdf5") {
+    await file.view.arrays.get(variable.replace(/^\/+|\/+$/g, ""))?.refs();
+  }
+  return await source.metadata.seedOf(path, KIND);
 }
 
 /** The store of a classic file whose header is read. */

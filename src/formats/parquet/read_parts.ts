@@ -8,6 +8,7 @@
 import { parquetSchema } from "hyparquet";
 import type { ByteSource } from "../source.ts";
 import { readFooter } from "./footer.ts";
+import { keptMetadata } from "../kept_metadata.ts";
 import { parquetFile } from "./parquet_file.ts";
 import {
   type ParquetDecoder,
@@ -72,8 +73,20 @@ export async function readParts(
   const signal = options.signal
     ? AbortSignal.any([options.signal, stop.signal])
     : stop.signal;
-  const file = await parquetFile(source, path, { signal });
-  const footer = await readFooter(file, path);
+  const { footer, data } = await keptMetadata(
+    source,
+    path,
+    "parquet",
+    async (sources, signal) => ({
+      footer: await readFooter(
+        await parquetFile(sources.metadata, path, { signal }),
+        path,
+      ),
+      data: sources.data,
+    }),
+    signal,
+  );
+  const file = await parquetFile(data, path, { signal });
   const { metadata } = footer;
   const total = Number(metadata.num_rows);
   const rowStart = Math.max(0, options.rowStart ?? 0);

@@ -14,6 +14,8 @@ import { listedKey, normalizePath } from "../../tree/paths.ts";
 import { RoutingTable } from "../../tree/routing_table.ts";
 import { findQuery, globQuery } from "../../tree/table_queries.ts";
 import type { ByteSource } from "../source.ts";
+import type { FileMetadata } from "../../content/file_metadata.ts";
+import { type FileSources, keptMetadata } from "../kept_metadata.ts";
 import { readCentralDirectory, type ZipEntry } from "./central_directory.ts";
 import { ZipArchive } from "./member_reader.ts";
 import { ZipFormatError } from "./zip_format_error.ts";
@@ -123,7 +125,12 @@ interface Mounted {
   table: RoutingTable;
   entries: ZipEntry[];
   archive: ZipArchive;
+  /** Which reading of the central directory this is: members' kept metadata is of one. */
+  generation: number;
 }
+
+/** Central directories read so far, to tell one reading of an archive from the next. */
+let generations = 0;
 
 /**
  * A zip file of a source as a read-only tree; see {@linkcode zipTree}.
@@ -145,6 +152,12 @@ export class ZipTree {
   readonly source: ByteSource;
   /** The archive's path in `source`. */
   readonly path: string;
+  /**
+   * Where format readers keep the parsed metadata of its members, as
+   * `source` keeps it (each member's under the archive's identity); absent
+   * where `source` keeps none.
+   */
+  readonly metadata?: FileMetadata;
   readonly #logger?: Logger;
   #mounted?: Promise<Mounted>;
 
@@ -158,6 +171,8 @@ export class ZipTree {
     this.source = source;
     this.path = path;
     this.#logger = options.logger;
+    const kept = source.metadata;
+    if (kept !== undefined) this.metadata = this.#memberMetadata(kept);
   }
 
   /** Direct children of a directory, sorted by name; `[info]` for a member. */
@@ -263,9 +278,39 @@ export class ZipTree {
     };
   }
 
+  /** `kept`, for members: keyed by the archive, the member and the reading of the central directory. */
+  #memberMetadata(kept: FileMetadata): FileMetadata {
+    return {
+      kept: async (member, kind, parse) => {
+        const { generation } = await this.#mount();
+        const key = normalizePath(member);
+        const read = (start: number, end: number, signal?: AbortSignal) =>
+          this.catFile(key, { start, end, signal });
+        return await kept.kept(
+          this.path,
+          `${kind} of member ${key} (reading ${generation})`,
+          () => parse({ metadata: read, data: read }),
+        );
+      },
+      seedOf: () => Promise.resolve(undefined),
+      plant: () => {},
+      drop: () => Promise.resolve(),
+      forget: () => kept.forget(),
+    };
+  }
+
   #mount(signal?: AbortSignal): Promise<Mounted> {
+    if (this.source.metadata !== undefined) {
+      return keptMetadata(
+        this.source,
+        this.path,
+        "zip",
+        (sources) => this.#read(sources),
+        signal,
+      );
+    }
     if (this.#mounted === undefined) {
-      const mounted = this.#read();
+      const mounted = this.#read({ metadata: this.source, data: this.source });
       mounted.catch(() => {
         if (this.#mounted === mounted) this.#mounted = undefined;
       });
@@ -274,8 +319,11 @@ export class ZipTree {
     return abortable(this.#mounted, signal);
   }
 
-  async #read(): Promise<Mounted> {
-    const { entries } = await readCentralDirectory(this.source, this.path);
+  async #read(sources: FileSources): Promise<Mounted> {
+    const { entries } = await readCentralDirectory(
+      sources.metadata,
+      this.path,
+    );
     const builder = RoutingTable.builder(this.#logger);
     entries.forEach((entry, id) => {
       const key = memberKey(entry.name.replaceAll("\0", "_"), this.path);
@@ -288,7 +336,8 @@ export class ZipTree {
     return {
       table: builder.finish(),
       entries,
-      archive: new ZipArchive(this.source, this.path),
+      archive: new ZipArchive(sources.data, this.path),
+      generation: ++generations,
     };
   }
 

@@ -1,0 +1,96 @@
+/**
+ * Small reads of one file asked for together (the chunks of one array
+ * read) fetched as few ranges: neighbours at most {@linkcode MERGE_GAP}
+ * apart in one request of at most {@linkcode MERGE_MOST} bytes, each read
+ * then given its own bytes.
+ *
+ * @module
+ */
+
+import { abortable } from "../base/abort_callbacks.ts";
+import type { ByteSource } from "./source.ts";
+
+/** Bytes between two reads that are fetched anyway to make one request of them. */
+export const MERGE_GAP = 64 * 1024;
+
+/** Most bytes of one merged request. */
+export const MERGE_MOST = 4 * 2 ** 20;
+
+interface Pending {
+  start: number;
+  end: number;
+  signal?: AbortSignal;
+  resolve(bytes: Uint8Array): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * `source`, whose reads of `path` with a `start` and an `end` asked in one
+ * turn of the event loop are fetched merged; other reads pass through.
+ */
+export function coalescing(source: ByteSource, path: string): ByteSource {
+  let pending: Pending[] = [];
+  const flush = () => {
+    const reads = pending.sort((a, b) => a.start - b.start);
+    pending = [];
+    for (const group of groups(reads)) fetchGroup(source, path, group);
+  };
+  return {
+    info: (p) => source.info(p),
+    catFile: (p, options = {}) => {
+      const { start, end, signal } = options;
+      if (
+        p !== path || start === undefined || end === undefined || start < 0 ||
+        end < start
+      ) {
+        return source.catFile(p, options);
+      }
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      if (pending.length === 0) setTimeout(flush, 0);
+      const read = new Promise<Uint8Array>((resolve, reject) =>
+        pending.push({ start, end, signal, resolve, reject })
+      );
+      return abortable(read, signal);
+    },
+  };
+}
+
+/** `sorted` cut into runs that one request each fetches. */
+function groups(sorted: Pending[]): Pending[][] {
+  const runs: Pending[][] = [];
+  let end = -Infinity;
+  for (const read of sorted) {
+    const run = runs.at(-1);
+    if (
+      run && read.start - end <= MERGE_GAP &&
+      Math.max(end, read.end) - run[0].start <= MERGE_MOST
+    ) {
+      run.push(read);
+      end = Math.max(end, read.end);
+    } else {
+      runs.push([read]);
+      end = read.end;
+    }
+  }
+  return runs;
+}
+
+/** One request for `group`, each read given its part (or the failure). */
+function fetchGroup(source: ByteSource, path: string, group: Pending[]): void {
+  const start = group[0].start;
+  const end = Math.max(...group.map((read) => read.end));
+  const signals = new Set(group.map((read) => read.signal));
+  // One signal shared by all aborts the request; else a read's abort ends only its wait.
+  const [signal] = signals.size === 1 ? signals : [undefined];
+  source.catFile(path, { start, end, signal }).then(
+    (bytes) => {
+      for (const read of group) {
+        const own = bytes.subarray(read.start - start, read.end - start);
+        read.resolve(group.length === 1 ? own : own.slice());
+      }
+    },
+    (error) => {
+      for (const read of group) read.reject(error);
+    },
+  );
+}
