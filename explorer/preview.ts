@@ -77,7 +77,7 @@ export async function preview(
 }
 
 /** The preview of file `path` of `source` by its kind. */
-async function showFile(
+function showFile(
   view: HTMLElement,
   source: RepoFs | ZipTree,
   path: string,
@@ -131,6 +131,7 @@ async function showFile(
           "No preview for this kind of file: its facts and download link are above.",
         ),
       );
+      return Promise.resolve();
   }
 }
 
