@@ -1,4 +1,10 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  ok,
+  rejects,
+  strictEqual,
+} from "node:assert/strict";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { lines } from "../text.ts";
@@ -18,6 +24,10 @@ const EXPECTED: Record<string, Record<string, Listed>> = JSON.parse(
   await Deno.readTextFile(new URL("methods.json", FIXTURES)),
 );
 const ARCHIVES = ["deflate64.zip", "zstd.zip", "unicode.zip"];
+/** What `make_methods.py` wrote of comments.zip: each member's comment. */
+const COMMENTS: Record<string, string> =
+  (EXPECTED["comments.zip"] as unknown as { comments: Record<string, string> })
+    .comments;
 
 async function sha256(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest(
@@ -32,7 +42,7 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 
 async function serve() {
   const files: Record<string, Uint8Array> = {};
-  for (const name of ARCHIVES) {
+  for (const name of [...ARCHIVES, "comments.zip"]) {
     files[name] = await Deno.readFile(new URL(name, FIXTURES));
   }
   const emu = await startEmulator({ files });
@@ -102,6 +112,17 @@ Deno.test("Deflate64 (7-Zip), Zstandard and Unicode Path members read on a RepoF
     names.includes("café.txt"),
     "a name without the UTF-8 flag, in code page 437",
   );
+});
+
+Deno.test("member comments: the Unicode Comment field's where its CRC-32 holds, else the raw comment", async () => {
+  const { emu, fs } = await serve();
+  await using _ = emu;
+  const tree = zipTree(fs, "comments.zip");
+  const comments = Object.fromEntries(
+    (await tree.ls("")).map((entry) => [entry.name, entry.comment]),
+  );
+  deepStrictEqual(comments, COMMENTS);
+  strictEqual((await tree.info("a.txt")).comment, "café ☕ notes");
 });
 
 Deno.test("Deflate64 and Zstandard members read on a pool of 2, and line by line in windows", async () => {

@@ -56,6 +56,8 @@ export interface FileInfo {
    * needs an API token that was granted access.
    */
   restricted?: boolean;
+  /** A zip member's comment (from its Unicode Comment field where that holds). */
+  comment?: string;
   /** The day an embargoed file becomes readable (`YYYY-MM-DD`), while it is embargoed. */
   embargoedUntil?: string;
 }

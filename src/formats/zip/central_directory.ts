@@ -8,7 +8,7 @@
 
 import { IsADirectoryError } from "../../base/errors.ts";
 import type { ByteSource } from "../source.ts";
-import { memberName, UNICODE_PATH } from "./member_names.ts";
+import { memberName, UNICODE_COMMENT, UNICODE_PATH } from "./member_names.ts";
 import { ZipFormatError } from "./zip_format_error.ts";
 
 /** Most bytes after the end record's signature: its 22 bytes and a longest comment. */
@@ -33,6 +33,8 @@ export interface ZipEntry {
   name: string;
   /** The name's bytes as stored, which its local header must repeat. */
   rawName: Uint8Array;
+  /** The member's comment, when it has one. */
+  comment?: string;
   /** General purpose flags; bit 0: encrypted. */
   flags: number;
   /** Compression method: 0 stored, 8 deflate. */
@@ -243,8 +245,16 @@ function parseEntries(
     );
     const flags = data.getUint16(at + 8, true);
     const name = memberName(rawName, flags, extraFields(extra, UNICODE_PATH));
+    const rawComment = directory.subarray(next - commentLength, next);
     const entry: ZipEntry = {
       name,
+      ...(commentLength === 0 ? {} : {
+        comment: memberName(
+          rawComment,
+          flags,
+          extraFields(extra, UNICODE_COMMENT),
+        ),
+      }),
       rawName,
       flags,
       method: data.getUint16(at + 10, true),

@@ -178,14 +178,16 @@ export class ZipTree {
   /** Direct children of a directory, sorted by name; `[info]` for a member. */
   async ls(path = ""): Promise<FileInfo[]> {
     const { key, entry, table } = await this.#lookup(path);
+    const { entries } = await this.#mount();
     return entry.type === "file"
-      ? [shown(entry)]
-      : table.children(key).map(shown);
+      ? [shown(entry, entries)]
+      : table.children(key).map((child) => shown(child, entries));
   }
 
-  /** The entry of a path; `info("")` is the archive's root. */
+  /** The entry of a path, with the member's comment if it has one; `info("")` is the archive's root. */
   async info(path: string): Promise<FileInfo> {
-    return shown((await this.#lookup(path)).entry);
+    const { entry } = await this.#lookup(path);
+    return shown(entry, (await this.#mount()).entries);
   }
 
   /** Whether the path is in the archive. */
@@ -445,6 +447,12 @@ function bounds(options: ZipReadOptions, size: number): [number, number] {
 }
 
 /** What `ls` and `info` show of an entry: a copy without the table's id. */
-function shown(entry: FileInfo): FileInfo {
-  return { name: entry.name, type: entry.type, size: entry.size };
+function shown(entry: FileInfo, members: ZipEntry[]): FileInfo {
+  const { comment } = entry.id === undefined ? {} : members[entry.id] ?? {};
+  return {
+    name: entry.name,
+    type: entry.type,
+    size: entry.size,
+    ...(comment === undefined ? {} : { comment }),
+  };
 }
