@@ -15,7 +15,7 @@ Deno.test("GLOBAL_OPTIONS: Options every command takes, before or after the comm
 Deno.test("COMMANDS: The commands, in help order", () => {
   strictEqual(
     COMMANDS.map((c) => c.name).join(" "),
-    "ls tree find glob info cat get refs show datasets emulate",
+    "ls tree find glob info cat get refs show datasets explore emulate",
   );
 });
 
