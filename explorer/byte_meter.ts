@@ -38,20 +38,31 @@ export function meteredFetch(
   };
 }
 
-/** The page's meter: its own reads and its workers'. */
+/**
+ * The page's meter: its own reads and its workers'. A worker's count comes
+ * on another channel than its answer, so it may arrive after the preview
+ * is shown: `onChange` hears every count, for a status line kept current.
+ */
 export class ByteMeter {
   #bytes = 0;
   readonly #channel = new BroadcastChannel(CHANNEL);
+  /** Called after every count. */
+  onChange: () => void = () => {};
 
   constructor() {
-    this.#channel.onmessage = (event) => this.#bytes += Number(event.data);
+    this.#channel.onmessage = (event) => this.#add(Number(event.data));
   }
 
   /** The page's `fetch`, counted. */
   readonly fetch: typeof fetch = meteredFetch(
     globalThis.fetch.bind(globalThis),
-    (bytes) => this.#bytes += bytes,
+    (bytes) => this.#add(bytes),
   );
+
+  #add(bytes: number): void {
+    this.#bytes += bytes;
+    this.onChange();
+  }
 
   /** Bytes counted since the last {@linkcode ByteMeter.reset}. */
   get bytes(): number {

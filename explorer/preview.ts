@@ -43,7 +43,9 @@ export async function preview(
   const view = el("div", { class: "view" });
   region.replaceChildren(el("h2", {}, entry.name || "/"), facts, view);
   region.dataset.state = "reading";
-  context.meter.reset();
+  const { meter } = context;
+  meter.reset();
+  meter.onChange = () => {};
   let size = entry.size;
   try {
     if (entry.type === "directory") {
@@ -73,7 +75,8 @@ export async function preview(
     view.replaceChildren(failure(error));
     region.dataset.state = "failed";
   }
-  showStatus(status, context.meter.bytes, size);
+  showStatus(status, meter.bytes, size);
+  meter.onChange = () => showStatus(status, meter.bytes, size);
 }
 
 /** The preview of file `path` of `source` by its kind. */

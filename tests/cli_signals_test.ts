@@ -50,9 +50,14 @@ function spawnCli(args: string[]): {
   };
 }
 
-/** Whether a partial file below `out` (not its record or lock) has bytes in it. */
-async function bodyArriving(out: string): Promise<boolean> {
+/**
+ * Whether the partial file of `name` below `out` (not its record or lock)
+ * has bytes in it: the largest file of a scenario, still in flight when the
+ * signal comes however loaded the machine (a smaller one may finish first).
+ */
+async function bodyArriving(out: string, name: string): Promise<boolean> {
   for (const path of await filesBelow(out)) {
+    if (!path.includes(`.${name}.repo-fs-partial-`)) continue;
     if (!/\.repo-fs-partial-(resume|[0-9a-f]{16})$/.test(path)) continue;
     const stat = await Deno.stat(join(out, path)).catch(() => undefined);
     if (stat !== undefined && stat.size > 0) return true;
@@ -144,7 +149,12 @@ for (const scenario of SCENARIOS) {
               "--out",
               out,
             ]);
-            await until(() => bodyArriving(out), "a body arriving");
+            const largest = Object.entries(files)
+              .sort(([, a], [, b]) => b.length - a.length)[0][0];
+            await until(
+              () => bodyArriving(out, largest.split("/").at(-1)!),
+              "the largest file's body arriving",
+            );
             const sent = performance.now();
             cli.child.kill(signal);
             const { code, stdout, stderr } = await cli.output();

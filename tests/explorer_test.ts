@@ -136,8 +136,15 @@ async function previewOf(
       `document.querySelector('[role=region]').textContent`,
     )).slice(0, 500),
   );
-  const shown = await status(page);
-  const sent = emulator.counters.storeBytes + emulator.counters.accessBytes;
+  // The workers' counts may reach the status line just after the preview shows.
+  let shown = await status(page);
+  let sent = 0;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    shown = await status(page);
+    sent = emulator.counters.storeBytes + emulator.counters.accessBytes;
+    if (Math.abs(shown.bytes - sent) <= 0.05 * sent + 1024) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   ok(
     Math.abs(shown.bytes - sent) <= 0.05 * sent + 1024,
     `the status line says ${shown.bytes} bytes, the emulator sent ${sent}`,
