@@ -428,14 +428,16 @@ async function checkComplete(
 
 Deno.test("an interrupted get keeps the bytes in flight only under hidden partial names, and --resume goes on from them", async () => {
   const files = slowDataset();
+  const trickle = { bytes: 16 * 1024, everyMs: 10 };
   await using t = await setup({
     files,
     faults: {
-      rules: [{
-        route: "content",
-        trickle: { bytes: 16 * 1024, everyMs: 10 },
-        times: Infinity,
-      }],
+      // Three files arrive whole; every later body stalls halfway, so files
+      // are in flight when the signal comes however slow the machine.
+      rules: [
+        { route: "content", trickle, times: 3 },
+        { route: "content", trickle, stallAfter: "half", times: Infinity },
+      ],
     },
   });
   const out = join(t.tmp, "out");

@@ -297,9 +297,11 @@ for (const first of ["get", "get --resume"]) {
       await using emu = await startEmulator({
         files: { "big.bin": content },
         faults: {
+          // The body stalls at 75 %: the signal comes with the file unfinished.
           rules: [{
             route: "content",
             trickle: { bytes: MiB, everyMs: 10 },
+            stallAfter: 150 * MiB,
             times: Infinity,
           }],
         },
@@ -423,6 +425,7 @@ for (const first of ["get", "get --resume"]) {
         rules: [{
           route: "content" as const,
           trickle: { bytes: 256 * 1024, everyMs: 10 },
+          stallAfter: 24 * MiB,
           times: Infinity,
         }],
       };
