@@ -420,6 +420,7 @@ Deno.test({
             ),
             "# Notes\n\nTaken on the first day.",
           );
+          await screenshot(page, "text");
           await click(page, "private");
           await page.waitUntil(
             `document.querySelector('[aria-label="secret.csv"]')`,
