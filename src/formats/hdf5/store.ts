@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { AsyncReadable, RangeQuery } from "zarrita";
+import { rangeOf } from "../range_of.ts";
+import type { AsyncReadable } from "zarrita";
 import type { ByteSource } from "../source.ts";
 import { keptMetadata } from "../kept_metadata.ts";
 import { type ChunkRef, zarrChunks } from "./chunk_index.ts";
@@ -186,8 +187,7 @@ export function storeOfView(read: () => Promise<ZarrView>): Hdf5Store {
         : await readChunk(zarr, array, chunk, ref, signal);
     },
     async getRange(key, range, options) {
-      const bytes = await store.get(key, options);
-      return bytes === undefined ? undefined : slice(bytes, range);
+      return rangeOf(await store.get(key, options), range);
     },
     async problems() {
       return [...(await load()).problems];
@@ -295,11 +295,4 @@ function decodedZarray(
     filters: [{ id: "vlen-utf8" }],
     fill_value: "",
   };
-}
-
-function slice(bytes: Uint8Array, range: RangeQuery): Uint8Array {
-  if ("suffixLength" in range) {
-    return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
-  }
-  return bytes.subarray(range.offset, range.offset + range.length);
 }

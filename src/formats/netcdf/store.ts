@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { AsyncReadable, RangeQuery } from "zarrita";
+import { rangeOf } from "../range_of.ts";
+import type { AsyncReadable } from "zarrita";
 import { storeOfView } from "../hdf5/store.ts";
 import { type Hdf5Problem, readZarrView } from "../hdf5/zarr_view.ts";
 import { keptMetadata } from "../kept_metadata.ts";
@@ -209,8 +210,7 @@ function classicStore(
         );
     },
     async getRange(key, range, options) {
-      const bytes = await store.get(key, options);
-      return bytes === undefined ? undefined : slice(bytes, range);
+      return rangeOf(await store.get(key, options), range);
     },
     problems: () => Promise.resolve([]),
   };
@@ -227,11 +227,4 @@ function consolidated(
     metadata[key] = metadataDocument(header, variables, key)!;
   }
   return { zarr_consolidated_format: 1, metadata };
-}
-
-function slice(bytes: Uint8Array, range: RangeQuery): Uint8Array {
-  if ("suffixLength" in range) {
-    return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
-  }
-  return bytes.subarray(range.offset, range.offset + range.length);
 }
