@@ -13,7 +13,7 @@
 
 import * as zarr from "zarrita";
 import { countFlag } from "./flags.ts";
-import { median } from "./synth_listing.ts";
+import { compareColdReads, memorySource } from "./cold_reads.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { getArray } from "../zarr.ts";
@@ -59,70 +59,41 @@ await using emu = await startEmulator({
 
 const SELECTION = [STEP, null, null];
 
-async function pooled(): Promise<number> {
-  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  await using pool = new RepoFsPool(fs, { workers: 2 });
-  const { data } = await getArray(pool, "ocean.nc", "temperature", SELECTION);
-  return (data as Float32Array)[0];
+/** Reads step `STEP` through `source` and checks its first value is of the range written. */
+async function step(source: RepoFs | RepoFsPool): Promise<void> {
+  const { data } = await getArray(source, "ocean.nc", "temperature", SELECTION);
+  checked((data as Float32Array)[0]);
 }
 
-async function alone(): Promise<number> {
-  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  const { data } = await getArray(fs, "ocean.nc", "temperature", SELECTION);
-  return (data as Float32Array)[0];
+function checked(first: number): void {
+  if (!(first >= 250 && first < 290)) throw new Error(`read ${first}`);
 }
 
-async function downloaded(): Promise<number> {
-  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  const whole = await fs.catFile("ocean.nc");
-  const local = {
-    info: () =>
-      Promise.resolve({
-        name: "ocean.nc",
-        type: "file" as const,
-        size: whole.length,
-      }),
-    catFile: (_: string, o: { start?: number; end?: number } = {}) =>
-      Promise.resolve(whole.subarray(o.start ?? 0, o.end)),
-  };
-  const arr = await zarr.open(
-    zarr.root(netcdfStore(local, "ocean.nc")).resolve("temperature"),
-    { kind: "array" },
-  );
-  const { data } = await zarr.get(arr, SELECTION);
-  return (data as Float32Array)[0];
-}
-
-const rows: Record<string, { ms: number[]; bytes: number; gets: number }> = {};
-for (let rep = 0; rep < REPS; rep++) {
-  for (
-    const [name, read] of [
-      ["getArray, pool of 2", pooled],
-      ["getArray, RepoFs alone", alone],
-      ["download, then read", downloaded],
-    ] as const
-  ) {
-    emu.resetCounters();
-    const start = performance.now();
-    const first = await read();
-    const ms = performance.now() - start;
-    const row = rows[name] ??= { ms: [], bytes: 0, gets: 0 };
-    row.ms.push(ms);
-    row.bytes = emu.counters.storeBytes;
-    row.gets = emu.counters.storeGets;
-    if (!(first >= 250 && first < 290)) {
-      throw new Error(`${name}: read ${first}`);
-    }
-  }
-}
-console.log(
-  `| read of step ${STEP} | median ms (${REPS} runs) | bytes from the store | store GETs |`,
-);
-console.log("|---|---|---|---|");
-for (const [name, { ms, bytes: fetched, gets }] of Object.entries(rows)) {
-  console.log(
-    `| ${name} | ${median(ms).toFixed(0)} | ${fetched} (${
-      (100 * fetched / bytes.length).toFixed(2)
-    } %) | ${gets} |`,
-  );
-}
+await compareColdReads(emu, [
+  {
+    name: "getArray, pool of 2",
+    read: async () => {
+      await using pool = new RepoFsPool(
+        new RepoFs({ host: emu.host, pid: emu.pid }),
+        { workers: 2 },
+      );
+      await step(pool);
+    },
+  },
+  {
+    name: "getArray, RepoFs alone",
+    read: () => step(new RepoFs({ host: emu.host, pid: emu.pid })),
+  },
+  {
+    name: "download, then read",
+    read: async () => {
+      const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+      const local = memorySource("ocean.nc", await fs.catFile("ocean.nc"));
+      const arr = await zarr.open(
+        zarr.root(netcdfStore(local, "ocean.nc")).resolve("temperature"),
+        { kind: "array" },
+      );
+      checked(((await zarr.get(arr, SELECTION)).data as Float32Array)[0]);
+    },
+  },
+], { reps: REPS, fileSize: bytes.length, what: `read of step ${STEP}` });
