@@ -25,5 +25,5 @@ export {
 export type {
   Raster,
   RasterArray,
-} from "./src/formats/geotiff/geotiff_decoders.ts";
+} from "./src/formats/geotiff/raster_parts.ts";
 export { GeotiffFormatError } from "./src/formats/geotiff/geotiff_format_error.ts";

@@ -21,6 +21,6 @@ export { readParquetColumns } from "./src/formats/parquet/read_parquet_columns.t
 export type {
   ParquetColumn,
   ParquetColumns,
-} from "./src/formats/parquet/parquet_decoders.ts";
+} from "./src/formats/parquet/parquet_parts.ts";
 export { ParquetFormatError } from "./src/formats/parquet/parquet_format_error.ts";
 export { FormatError } from "./src/base/format_error.ts";

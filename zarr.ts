@@ -56,17 +56,14 @@
  * @module
  */
 
-export {
-  type ByteSource,
-  type RepoZarrStore,
-  zarrStore,
-} from "./src/zarr/zarr_store.ts";
+export type { ByteSource } from "./src/formats/source.ts";
+export { type RepoZarrStore, zarrStore } from "./src/zarr/zarr_store.ts";
 export { getArray } from "./src/zarr/get_array.ts";
 export type {
   ArrayResult,
   ArraySelection,
   ArrayValues,
-} from "./src/zarr/array_part.ts";
+} from "./src/formats/array_parts.ts";
 export {
   type ChunkSelection,
   chunkShard,

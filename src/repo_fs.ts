@@ -20,7 +20,6 @@ import { normalizePid } from "./api/pid.ts";
 import { RepoApi } from "./api/repo_api.ts";
 import { resolveDatasetUrl } from "./api/dataset_url.ts";
 import { RetryPolicy } from "./api/retry.ts";
-import { countRetriesOf } from "./base/retry_count.ts";
 import { redactingLogger } from "./base/secrets.ts";
 import { UrlCacheFile } from "./urls/url_cache_file.ts";
 import { type RejectedEntry, RoutingTable } from "./tree/routing_table.ts";
@@ -205,6 +204,7 @@ export class RepoFs {
   readonly #cache?: DownloadUrls;
   readonly #content: ContentReader;
   readonly #logger?: Logger;
+  readonly #retry: RetryPolicy;
   #table?: Promise<RoutingTable>;
   #builtTable?: RoutingTable;
 
@@ -257,7 +257,7 @@ export class RepoFs {
     }
     this.#logger = options.logger && redactingLogger(options.logger);
     const retry = new RetryPolicy(options.retry, this.#logger);
-    countRetriesOf(this, () => retry.backoffs);
+    this.#retry = retry;
     this.#api = RepoApi.connect({ ...options, timeoutMs, retry });
     this.host = host;
     this.pid = normalPid;
@@ -622,6 +622,16 @@ export class RepoFs {
    */
   async rejectedEntries(): Promise<RejectedEntry[]> {
     return [...(await this.#routingTable()).rejected];
+  }
+
+  /**
+   * How many requests this instance has backed off and retried so far:
+   * `getArray` narrows its chunk read window when it rises.
+   *
+   * @ignore
+   */
+  retries(): number {
+    return this.#retry.backoffs;
   }
 
   /**

@@ -5,7 +5,6 @@ import { startEmulator } from "../emulator.ts";
 import { zarrStore } from "../zarr.ts";
 import { chunkQueue } from "../src/zarr/chunk_queue.ts";
 import { ReadWindow } from "../src/zarr/read_window.ts";
-import { retriesOf } from "../src/base/retry_count.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 
 Deno.test("one instance's retries leave another instance's read window alone", async () => {
@@ -46,7 +45,7 @@ Deno.test("one instance's retries leave another instance's read window alone", a
   window.congested = () => (congestions++, congested());
 
   const { data } = await zarr.get(arr, null, {
-    createQueue: () => chunkQueue(window, retriesOf(calm)),
+    createQueue: () => chunkQueue(window, () => calm.retries()),
   });
   deepStrictEqual(data, values);
   equal(failures.length, 8);
@@ -55,7 +54,7 @@ Deno.test("one instance's retries leave another instance's read window alone", a
       error instanceof RepoHttpError && error.status === 503
     ),
   );
-  ok(retriesOf(busy)() >= 8 * 3, `busy retried ${retriesOf(busy)()} times`);
-  equal(retriesOf(calm)(), 0);
+  ok(busy.retries() >= 8 * 3, `busy retried ${busy.retries()} times`);
+  equal(calm.retries(), 0);
   equal(congestions, 0, "calm's window narrowed for busy's retries");
 });

@@ -1,12 +1,13 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
-import { parquetFile, ParquetFormatError, readParquet } from "../parquet.ts";
 import {
-  offerParquetDecoder,
-  parquetDecoderOf,
-  type ParquetPartRequest,
-} from "../src/formats/parquet/parquet_decoders.ts";
+  type ByteSource,
+  parquetFile,
+  ParquetFormatError,
+  readParquet,
+} from "../parquet.ts";
+import type { ParquetPartRequest } from "../src/formats/parquet/parquet_parts.ts";
 import { readPart } from "../src/formats/parquet/read_part.ts";
 
 const FIXTURES = new URL("../fixtures/parquet/", import.meta.url);
@@ -158,7 +159,7 @@ Deno.test("readParquet: a pool of 2 decodes row groups in its workers and gives 
   await using emu = await startEmulator({ files: { "a.parquet": content } });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
   await using pool = new RepoFsPool(fs, { workers: 2 });
-  strictEqual(parquetDecoderOf(pool)?.workers, 2);
+  strictEqual(pool.decoders.workers, 2);
   const options = {
     columns: ["id", "big", "name", "score", "time"],
     rowStart: 1_000,
@@ -174,16 +175,17 @@ Deno.test("readParquet: a source that decodes elsewhere gets one part per row gr
   const { content, expected } = await fixture(FILES[0]);
   await using emu = await startEmulator({ files: { "a.parquet": content } });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  const source = {
-    info: (path: string) => fs.info(path),
-    catFile: (path: string, options?: { start?: number; end?: number }) =>
-      fs.catFile(path, options),
-  };
   const parts: ParquetPartRequest[] = [];
-  offerParquetDecoder(source, {
-    workers: 2,
-    read: (request) => (parts.push(request), readPart(fs, request)),
-  });
+  const source: ByteSource = {
+    info: (path) => fs.info(path),
+    catFile: (path, options) => fs.catFile(path, options),
+    decoders: {
+      workers: 2,
+      readParquet: (request) => (parts.push(request), readPart(fs, request)),
+      readArrayParts: () => Promise.reject(new Error("not an array")),
+      readRaster: () => Promise.reject(new Error("not a raster")),
+    },
+  };
   const rows = await readParquet(source, "a.parquet", {
     columns: ["id"],
     rowStart: 1_000,

@@ -9,7 +9,7 @@ import {
   partCount,
   splitSelection,
 } from "../src/zarr/get_array.ts";
-import type { ArraySelection } from "../src/zarr/array_part.ts";
+import type { ArraySelection } from "../src/formats/array_parts.ts";
 import {
   type ArraySpec,
   buildZarrStore,

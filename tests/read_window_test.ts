@@ -4,7 +4,6 @@ import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { getArray, zarrStore } from "../zarr.ts";
 import { chunkQueue } from "../src/zarr/chunk_queue.ts";
-import { retriesOf } from "../src/base/retry_count.ts";
 import { chunkReadWindow, ReadWindow } from "../src/zarr/read_window.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 
@@ -190,7 +189,7 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
     const window = new ReadWindow({ onResize: (size) => sizes.push(size) });
     emu.resetCounters();
     const { data } = await zarr.get(arr, null, {
-      createQueue: () => chunkQueue(window, retriesOf(fs)),
+      createQueue: () => chunkQueue(window, () => fs.retries()),
     });
     deepStrictEqual(data, values);
     return { sizes, counters: { ...emu.counters } };

@@ -11,8 +11,7 @@ import {
 } from "../zarr.ts";
 import { ArrayPartReader, padSelection } from "../src/zarr/array_part.ts";
 import { partCount, splitSelection } from "../src/zarr/get_array.ts";
-import { offerPartDecoder, partDecoderOf } from "../src/zarr/part_decoders.ts";
-import type { ByteSource } from "../src/zarr/zarr_store.ts";
+import type { ByteSource } from "../src/formats/source.ts";
 import {
   type ArraySpec,
   buildZarrStore,
@@ -604,6 +603,40 @@ Deno.test("getArray on a pool of 2 reads 8 parts and joins them; a corrupt chunk
   );
 });
 
+Deno.test("getArray hands a source's own decoders the parts of a read, and decodes on the calling thread without them", async () => {
+  await using emu = await startEmulator({
+    files: await buildZarrStore([SERIES], { format: 2, prefix: "series.zarr" }),
+  });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const asked: unknown[] = [];
+  const bytes = {
+    catFile: (path: string, options?: { start?: number; end?: number }) =>
+      fs.catFile(path, options),
+    info: (path: string) => fs.info(path),
+    exists: (path: string) => fs.exists(path),
+  };
+  const withDecoders: ByteSource = {
+    ...bytes,
+    decoders: {
+      ...pool.decoders,
+      readArrayParts: (requests, options) => (
+        asked.push(...requests), pool.decoders.readArrayParts(requests, options)
+      ),
+    },
+  };
+  deepStrictEqual(
+    (await getArray(withDecoders, "series.zarr", "values")).data,
+    SERIES.data,
+  );
+  equal(asked.length, 8, "four parts per worker");
+  deepStrictEqual(
+    (await getArray(bytes, "series.zarr", "values")).data,
+    SERIES.data,
+  );
+  equal(asked.length, 8, "a source without decoders decodes here");
+});
+
 /**
  * `pool` as getArray sees it, counting the parts it is asked to read
  * while the read is still on (its signal not aborted), and those of them
@@ -615,24 +648,23 @@ function watchParts(pool: RepoFsPool): {
 } {
   const parts = { started: 0, startedAfterFailure: 0 };
   let failed = false;
-  const decoder = partDecoderOf(pool)!;
   const watched: ByteSource = {
     catFile: (path, options) => pool.catFile(path, options),
     info: (path) => pool.info(path),
     exists: (path) => pool.exists(path),
-  };
-  offerPartDecoder(watched, {
-    workers: decoder.workers,
-    read(requests, options) {
-      if (!options?.signal?.aborted) {
-        parts.started += requests.length;
-        if (failed) parts.startedAfterFailure += requests.length;
-      }
-      const read = decoder.read(requests, options);
-      read.catch(() => failed = true);
-      return read;
+    decoders: {
+      ...pool.decoders,
+      readArrayParts(requests, options) {
+        if (!options?.signal?.aborted) {
+          parts.started += requests.length;
+          if (failed) parts.startedAfterFailure += requests.length;
+        }
+        const read = pool.decoders.readArrayParts(requests, options);
+        read.catch(() => failed = true);
+        return read;
+      },
     },
-  });
+  };
   return { parts, pool: watched };
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ArraySelection } from "../zarr/array_part.ts";
+import type { ArraySelection } from "../formats/array_parts.ts";
 
 /** One axis the selection keeps: its name and the indices it covers, in order. */
 export interface KeptAxis {

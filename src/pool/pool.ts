@@ -7,10 +7,11 @@
  * @module
  */
 
-import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
-import { offerPartDecoder } from "../zarr/part_decoders.ts";
-import { offerParquetDecoder } from "../formats/parquet/parquet_decoders.ts";
-import { offerRasterDecoder } from "../formats/geotiff/geotiff_decoders.ts";
+import type {
+  ArrayPartRequest,
+  ArrayPartResult,
+} from "../formats/array_parts.ts";
+import type { WorkerDecoders } from "../formats/source.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
 import { permissionError } from "./permission.ts";
 import { abortable, whenAborted } from "../base/abort_callbacks.ts";
@@ -216,6 +217,13 @@ export class RepoFsPool implements AsyncDisposable {
    * calling thread, whose workers are given the bytes it was parsed from.
    */
   readonly metadata: FileMetadata;
+  /**
+   * The workers as `getArray`, `readParquet` and `readRaster` use them:
+   * each part of a read is read and decoded in one worker.
+   *
+   * @ignore
+   */
+  readonly decoders: WorkerDecoders;
   readonly #fs: RepoFs;
   readonly #workerUrl: string | URL;
   readonly #slots: Slot[] = [];
@@ -261,20 +269,15 @@ export class RepoFsPool implements AsyncDisposable {
     this.metadata = fs.metadata;
     this.#workerUrl = options.workerUrl ?? WORKER_URL;
     for (let i = 0; i < size; i++) this.#slots.push(this.#spawn());
-    offerPartDecoder(this, {
+    this.decoders = {
       workers: size,
-      read: (requests, options) => this.#readArrayParts(requests, options),
-    });
-    offerParquetDecoder(this, {
-      workers: size,
-      read: (request, options) =>
+      readArrayParts: (requests, options) =>
+        this.#readArrayParts(requests, options),
+      readParquet: (request, options) =>
         this.#dispatch({ type: "parquet", request }, options ?? {}),
-    });
-    offerRasterDecoder(this, {
-      workers: size,
-      read: (request, options) =>
+      readRaster: (request, options) =>
         this.#dispatch({ type: "raster", request }, options ?? {}),
-    });
+    };
   }
 
   static {

@@ -5,19 +5,22 @@
  * @module
  */
 
-import type { ArrayPartRequest, ArrayPartResult } from "../zarr/array_part.ts";
+import type {
+  ArrayPartRequest,
+  ArrayPartResult,
+} from "../formats/array_parts.ts";
 import type { CachedUrl } from "../urls/download_urls.ts";
 import type { ContentKey, ResolvedUrl } from "../base/types.ts";
 import type { Downloaded } from "../download/file_download.ts";
 import type {
   ParquetPart,
   ParquetPartRequest,
-} from "../formats/parquet/parquet_decoders.ts";
+} from "../formats/parquet/parquet_parts.ts";
 import { ParquetFormatError } from "../formats/parquet/parquet_format_error.ts";
 import type {
   Raster,
   RasterPartRequest,
-} from "../formats/geotiff/geotiff_decoders.ts";
+} from "../formats/geotiff/raster_parts.ts";
 import { GeotiffFormatError } from "../formats/geotiff/geotiff_format_error.ts";
 import {
   DeaccessionedError,

@@ -7,128 +7,19 @@
  * @module
  */
 
-import { retriesOf } from "../base/retry_count.ts";
 import { RepoChangedError } from "../base/errors.ts";
 import { chunkQueue } from "./chunk_queue.ts";
 import * as zarr from "zarrita";
 import { chunkReadWindow } from "./read_window.ts";
-import type { ByteSource } from "./zarr_store.ts";
+import type { ByteSource } from "../formats/source.ts";
+import type {
+  ArrayPartRequest,
+  ArrayPartResult,
+  ArraySelection,
+} from "../formats/array_parts.ts";
 import { emptySelection } from "./empty_selection.ts";
 import { hierarchyStore } from "./hierarchy_store.ts";
-import type { MetadataSeed } from "../formats/kept_metadata.ts";
 import { syncZlibStore } from "./zlib_codecs.ts";
-
-/**
- * A zarrita selection: per axis an index (the axis is dropped), `null` (the
- * whole axis) or a slice. Missing trailing axes are whole, as in NumPy
- * (`zarr.get` itself needs one entry per axis). `null` selects everything.
- * Plain data, so it survives `postMessage`.
- *
- * @example
- * ```ts
- * import * as zarr from "zarrita";
- * import { RepoFs } from "@x/repo-fs";
- * import { type ArraySelection, getArray } from "@x/repo-fs/zarr";
- * import { startEmulator } from "@x/repo-fs/emulator";
- * import { deepStrictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ sample: true }); // temperature: 64 × 90 × 180
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const firstDayEveryOtherRow: ArraySelection = [0, zarr.slice(null, null, 2)];
- * const { shape } = await getArray(fs, "climate.zarr", "temperature", firstDayEveryOtherRow);
- * deepStrictEqual(shape, [45, 180]); // the day's axis dropped, the last one whole
- * ```
- */
-export type ArraySelection =
-  | (number | null | {
-    start: number | null;
-    stop: number | null;
-    step: number | null;
-  })[]
-  | null;
-
-/**
- * Decoded values: a typed array for numeric data types (`Float32Array` for
- * float32, `BigInt64Array` for int64, ...), zarrita's `BoolArray`,
- * `UnicodeStringArray` or `ByteStringArray` for booleans and fixed-length
- * strings, a plain array for variable-length strings and objects.
- *
- * @example
- * ```ts
- * import { RepoFs } from "@x/repo-fs";
- * import { type ArrayValues, getArray } from "@x/repo-fs/zarr";
- * import { startEmulator } from "@x/repo-fs/emulator";
- * import { ok, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ sample: true }); // elevation: int16, 90 × 180
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const values: ArrayValues = (await getArray(fs, "climate.zarr", "elevation", [0])).data;
- * ok(values instanceof Int16Array);
- * strictEqual(values.length, 180);
- * ```
- */
-export type ArrayValues =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array
-  | { readonly length: number };
-
-/**
- * An array or a selection of it, decoded, as `zarr.get` returns it: values
- * in `data`, laid out by `shape` and `stride` (in elements). A point
- * selection (every axis an index) has shape `[]` and one value.
- *
- * @example
- * ```ts
- * import { RepoFs } from "@x/repo-fs";
- * import { type ArrayResult, getArray } from "@x/repo-fs/zarr";
- * import { startEmulator } from "@x/repo-fs/emulator";
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({ sample: true }); // temperature: 64 × 90 × 180
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * const day: ArrayResult = await getArray(fs, "climate.zarr", "temperature", [0]);
- * deepStrictEqual(day.shape, [90, 180]);
- * deepStrictEqual(day.stride, [180, 1]);
- * strictEqual(day.data.length, 90 * 180);
- * ```
- */
-export interface ArrayResult {
-  /** The values. */
-  data: ArrayValues;
-  /** Length of each axis. */
-  shape: number[];
-  /** Elements between neighbours along each axis. */
-  stride: number[];
-}
-
-/** What a pool worker returns for one {@linkcode ArrayPartRequest}. */
-export type ArrayPartResult = ArrayResult;
-
-/** One part of a `getArray` call, as a pool worker receives it. */
-export interface ArrayPartRequest {
-  /** Dataset directory holding the Zarr hierarchy (`""`: the dataset root). */
-  root: string;
-  /** The array's path inside the hierarchy (`""`: the root is the array). */
-  arrayPath: string;
-  /** What to read of it. */
-  selection: ArraySelection;
-  /**
-   * Parts of the same read being read at the same time, across all
-   * workers (default 1): this part's chunk reads keep to that share of the
-   * decoded bytes a read may hold in flight.
-   */
-  partsAtOnce?: number;
-  /**
-   * The metadata bytes of file `root` that the calling thread read, so
-   * that the worker parses them without reading them again.
-   */
-  metadata?: MetadataSeed;
-}
 
 /**
  * Reads parts of Zarr arrays from one source, opening each array (reading
@@ -168,7 +59,7 @@ export class ArrayPartReader {
       return await readSelection(await arr, request.selection, {
         ...options,
         partsAtOnce: request.partsAtOnce,
-        retries: retriesOf(this.fs),
+        pacedBy: this.fs,
       });
     } catch (error) {
       if (error instanceof RepoChangedError) this.#arrays.delete(key);
@@ -204,16 +95,16 @@ export async function openArray(
  * @param arr an open array
  * @param selection what to read of it
  * @param options `signal` stops the chunk reads; `partsAtOnce` as in
- * {@linkcode ArrayPartRequest}; `retries` the count of the source's retries
- * that narrows the read window (none when absent)
+ * {@linkcode ArrayPartRequest}; `pacedBy` the source whose retries narrow
+ * the read window (none when absent)
  */
 export async function readSelection(
   arr: zarr.Array<zarr.DataType, zarr.Readable>,
   selection: ArraySelection,
-  { signal, partsAtOnce, retries = () => 0 }: {
+  { signal, partsAtOnce, pacedBy = {} }: {
     signal?: AbortSignal;
     partsAtOnce?: number;
-    retries?: () => number;
+    pacedBy?: Pick<ByteSource, "retries">;
   } = {},
 ): Promise<ArrayPartResult> {
   if (arr.shape.length === 0 && !selection?.length) {
@@ -225,7 +116,10 @@ export async function readSelection(
   const asSlices = pointAsSlices(full, arr.shape);
   const options = {
     createQueue: () =>
-      chunkQueue(chunkReadWindow(chunkBytes(arr), partsAtOnce), retries),
+      chunkQueue(
+        chunkReadWindow(chunkBytes(arr), partsAtOnce),
+        () => pacedBy.retries?.() ?? 0,
+      ),
     signal,
   };
   if (asSlices === undefined) return await zarr.get(arr, full, options);

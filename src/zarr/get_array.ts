@@ -7,23 +7,23 @@
  */
 
 import type * as zarr from "zarrita";
+import type {
+  ArrayPartRequest,
+  ArrayPartResult,
+  ArrayResult,
+  ArraySelection,
+} from "../formats/array_parts.ts";
+import type { ByteSource, WorkerDecoders } from "../formats/source.ts";
 import {
-  type ArrayPartRequest,
-  type ArrayPartResult,
-  type ArrayResult,
-  type ArraySelection,
   chunkBytes,
   openArray,
   padSelection,
   readSelection,
 } from "./array_part.ts";
 import { hierarchySeed } from "./hierarchy_store.ts";
-import { retriesOf } from "../base/retry_count.ts";
 import { RepoChangedError } from "../base/errors.ts";
 import { Semaphore } from "../base/semaphore.ts";
-import { type PartDecoder, partDecoderOf } from "./part_decoders.ts";
 import { sliceIndices } from "./slice_indices.ts";
-import type { ByteSource } from "./zarr_store.ts";
 import { withZarritaClass } from "./zarrita_errors.ts";
 
 /**
@@ -96,23 +96,20 @@ export async function getArray(
   options: { signal?: AbortSignal } = {},
 ): Promise<ArrayResult> {
   const arr = await openArray(source, root, arrayPath);
-  const decoder = partDecoderOf(source);
-  if (decoder === undefined || !decodesToTypedArray(arr)) {
-    return await readSelection(arr, selection, {
-      ...options,
-      retries: retriesOf(source),
-    });
+  const decoders = source.decoders;
+  if (decoders === undefined || !decodesToTypedArray(arr)) {
+    return await readSelection(arr, selection, { ...options, pacedBy: source });
   }
   const full = padSelection(selection, arr.shape.length);
   const parts = splitSelection(
     full,
     arr.shape,
     arr.chunks,
-    partCount(full, arr, mostParts(decoder.workers)),
+    partCount(full, arr, mostParts(decoders.workers)),
   );
   const partsAtOnce = Math.min(
     parts.length,
-    decoder.workers * PARTS_AT_ONCE_PER_WORKER,
+    decoders.workers * PARTS_AT_ONCE_PER_WORKER,
   );
   const metadata = await hierarchySeed(source, root, arrayPath, options.signal);
   const requests = parts.map((part) => ({
@@ -124,14 +121,14 @@ export async function getArray(
   }));
   try {
     if (requests.length === 1) {
-      const [whole] = await readParts(decoder, requests, options.signal);
+      const [whole] = await readParts(decoders, requests, options.signal);
       // A pool hands over a part its worker finished before the abort reached it.
       options.signal?.throwIfAborted();
       return whole;
     }
     const rows = parts.map((part) => rowsOf(part, arr.shape[0]));
     return await readJoined(
-      decoder,
+      decoders,
       requests,
       rows,
       partsAtOnce,
@@ -298,7 +295,7 @@ function rowsOf(part: ArraySelection, size: number): number {
  * settles once none is left running.
  */
 async function readJoined(
-  decoder: PartDecoder,
+  decoders: WorkerDecoders,
   requests: ArrayPartRequest[],
   rows: number[],
   partsAtOnce: number,
@@ -337,7 +334,7 @@ async function readJoined(
     requests.map((request, i) =>
       reading.run(async () => {
         try {
-          place(i, (await readParts(decoder, [request], signal))[0]);
+          place(i, (await readParts(decoders, [request], signal))[0]);
         } catch (error) {
           failed.abort(error);
         }
@@ -352,14 +349,14 @@ async function readJoined(
   };
 }
 
-/** `decoder.read`, zarrita's errors from the workers with their classes. */
+/** `decoders.readArrayParts`, zarrita's errors from the workers with their classes. */
 async function readParts(
-  decoder: PartDecoder,
+  decoders: WorkerDecoders,
   requests: ArrayPartRequest[],
   signal?: AbortSignal,
 ): Promise<ArrayPartResult[]> {
   try {
-    return await decoder.read(requests, { signal });
+    return await decoders.readArrayParts(requests, { signal });
   } catch (error) {
     throw withZarritaClass(error);
   }

@@ -8,9 +8,9 @@
 import type { AsyncReadable } from "zarrita";
 import { netcdfSeed, netcdfStore } from "../formats/netcdf/store.ts";
 import type { MetadataSeed } from "../formats/kept_metadata.ts";
-import type { ByteSource as FormatSource } from "../formats/source.ts";
+import type { ByteSource } from "../formats/source.ts";
 import { normalizePath } from "../tree/paths.ts";
-import { type ByteSource, zarrStore } from "./zarr_store.ts";
+import { isFileIn, zarrStore } from "./zarr_store.ts";
 
 /**
  * `netcdfStore(fs, root)` when `root` is a file (a classic NetCDF, NetCDF4
@@ -21,9 +21,8 @@ export async function hierarchyStore(
   fs: ByteSource,
   root: string,
 ): Promise<AsyncReadable> {
-  // RepoFs and RepoFsPool give the whole FileInfo, with the size.
   return await isFileRoot(fs, root)
-    ? netcdfStore(fs as unknown as FormatSource, root)
+    ? netcdfStore(fs, root)
     : zarrStore(fs, root);
 }
 
@@ -40,15 +39,9 @@ export async function hierarchySeed(
   if (fs.metadata === undefined || !await isFileRoot(fs, root)) {
     return undefined;
   }
-  return await netcdfSeed(
-    fs as unknown as FormatSource,
-    root,
-    arrayPath,
-    signal,
-  );
+  return await netcdfSeed(fs, root, arrayPath, signal);
 }
 
 async function isFileRoot(fs: ByteSource, root: string): Promise<boolean> {
-  return normalizePath(root) !== "" && await fs.exists(root) &&
-    (await fs.info(root)).type === "file";
+  return normalizePath(root) !== "" && await isFileIn(fs, root);
 }

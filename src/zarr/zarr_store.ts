@@ -7,49 +7,9 @@
  */
 
 import type { AsyncReadable, RangeQuery } from "zarrita";
+import { NotFoundError } from "../base/errors.ts";
 import { normalizePath } from "../tree/paths.ts";
-import type { ByteSource as FormatSource } from "../formats/source.ts";
-
-/**
- * What a Zarr store needs of a dataset: a `RepoFs`, a `RepoFsPool`, or a
- * `zipTree` (a Zarr store inside a zip archive).
- *
- * @example
- * ```ts
- * import { RepoFs } from "@x/repo-fs";
- * import { type ByteSource, zarrStore } from "@x/repo-fs/zarr";
- * import { startEmulator } from "@x/repo-fs/emulator";
- * import { strictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({
- *   files: { "climate.zarr/.zgroup": '{"zarr_format":2}' },
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * // A source of your own: the dataset, its reads counted.
- * let reads = 0;
- * const counted: ByteSource = {
- *   catFile: (path, options) => (reads++, fs.catFile(path, options)),
- *   info: (path) => fs.info(path),
- *   exists: (path) => fs.exists(path),
- * };
- * const store = zarrStore(counted, "climate.zarr");
- * strictEqual(new TextDecoder().decode(await store.get("/.zgroup")), '{"zarr_format":2}');
- * strictEqual(await store.get("/.zattrs"), undefined); // missing: not read
- * strictEqual(reads, 1);
- * ```
- */
-export interface ByteSource {
-  /** The bytes of a file, or of `start`..`end` (end exclusive, negatives from the end). */
-  catFile(
-    path: string,
-    options?: { start?: number; end?: number; signal?: AbortSignal },
-  ): Promise<Uint8Array>;
-  /** The entry of a path; only its `type` is used here. */
-  info(path: string): Promise<{ type: "file" | "directory" }>;
-  /** Whether the path is in the dataset. */
-  exists(path: string): Promise<boolean>;
-  /** Where the parsed metadata of files (a NetCDF file's) is kept, if anywhere. */
-  readonly metadata?: FormatSource["metadata"];
-}
+import type { ByteSource } from "../formats/source.ts";
 
 /**
  * A zarrita `AsyncReadable` that always has `getRange` (sharded arrays
@@ -139,26 +99,41 @@ export function zarrStore(source: ByteSource, root = ""): RepoZarrStore {
   const base = normalizePath(root);
   const pathOf = (key: string) => base === "" ? key : `${base}/${key}`;
 
-  async function isFile(path: string): Promise<boolean> {
-    return await source.exists(path) &&
-      (await source.info(path)).type === "file";
-  }
-
   const store: RepoZarrStore = {
     async get(key, options = {}) {
       const path = pathOf(key);
-      if (!await isFile(path)) return undefined;
+      if (!await isFileIn(source, path)) return undefined;
       return await source.catFile(path, { signal: options.signal });
     },
     async getRange(key, range, options = {}) {
       const path = pathOf(key);
       const bounds = byteBounds(range, path);
-      if (!await isFile(path)) return undefined;
+      if (!await isFileIn(source, path)) return undefined;
       if (bounds === undefined) return new Uint8Array(0);
       return await source.catFile(path, { ...bounds, signal: options.signal });
     },
   };
   return store satisfies Required<AsyncReadable>;
+}
+
+/**
+ * Whether `path` is a file of `source`: asked of `exists` first where the
+ * source has it, else of `info`, a `NotFoundError` meaning no.
+ */
+export async function isFileIn(
+  source: ByteSource,
+  path: string,
+): Promise<boolean> {
+  if (source.exists !== undefined) {
+    return await source.exists(path) &&
+      (await source.info(path)).type === "file";
+  }
+  try {
+    return (await source.info(path)).type === "file";
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { RasterArray } from "./geotiff_decoders.ts";
+import type { RasterArray } from "./raster_parts.ts";
 
 /**
  * One image of a GeoTIFF (the full resolution or an overview): geotiff.js's

@@ -6,13 +6,8 @@
  */
 
 import type { GeoTIFFImage } from "geotiff";
-import type { ByteSource } from "../source.ts";
-import {
-  type Raster,
-  type RasterArray,
-  type RasterDecoder,
-  rasterDecoderOf,
-} from "./geotiff_decoders.ts";
+import type { ByteSource, WorkerDecoders } from "../source.ts";
+import type { Raster, RasterArray, RasterPartRequest } from "./raster_parts.ts";
 import { GeotiffFormatError } from "./geotiff_format_error.ts";
 import { openRange } from "./open_geotiff.ts";
 import { RangeSource } from "./range_source.ts";
@@ -99,14 +94,14 @@ export async function readRaster(
   const image = await imageOf(tiff, index, path);
   const window = checkedWindow(image, index, options.window, path);
   const samples = checkedSamples(image, options.samples, path);
-  const decoder = rasterDecoderOf(source);
-  if (decoder === undefined) {
+  const decoders = source.decoders;
+  if (decoders === undefined) {
     return await readImageWindow(image, window, samples, path, signal);
   }
   const first = await range.firstBytes(signal);
   const parts = await readAll(
-    decoder,
-    bands(image, window, decoder.workers).map((band) => ({
+    decoders,
+    bands(image, window, decoders.workers).map((band) => ({
       path,
       size,
       first,
@@ -142,10 +137,10 @@ function bands(
   return cuts;
 }
 
-/** Every part through `decoder`; the first failure cancels the others. */
+/** Every part through `decoders`; the first failure cancels the others. */
 async function readAll(
-  decoder: RasterDecoder,
-  parts: Parameters<RasterDecoder["read"]>[0][],
+  decoders: WorkerDecoders,
+  parts: RasterPartRequest[],
   callerSignal?: AbortSignal,
 ): Promise<Raster[]> {
   const failed = new AbortController();
@@ -153,7 +148,7 @@ async function readAll(
     ? AbortSignal.any([callerSignal, failed.signal])
     : failed.signal;
   const reads = parts.map((part) =>
-    decoder.read(part, { signal }).catch((error) => {
+    decoders.readRaster(part, { signal }).catch((error) => {
       failed.abort(error);
       throw error;
     })

@@ -8,11 +8,7 @@
 import type { GeoTIFF, GeoTIFFImage } from "geotiff";
 import type { ByteSource } from "../source.ts";
 import { GeotiffFormatError } from "./geotiff_format_error.ts";
-import type {
-  Raster,
-  RasterArray,
-  RasterPartRequest,
-} from "./geotiff_decoders.ts";
+import type { Raster, RasterArray, RasterPartRequest } from "./raster_parts.ts";
 import { asFormatError, openRange } from "./open_geotiff.ts";
 import { RangeSource } from "./range_source.ts";
 

@@ -11,7 +11,7 @@ import type {
   ParquetColumn,
   ParquetColumns,
   ParquetPart,
-} from "./parquet_decoders.ts";
+} from "./parquet_parts.ts";
 
 type Typed = Exclude<ParquetColumn, unknown[]>;
 const TYPED = [

@@ -5,7 +5,7 @@
  */
 
 import type { ByteSource } from "../source.ts";
-import type { ParquetRows } from "./parquet_decoders.ts";
+import type { ParquetRows } from "./parquet_parts.ts";
 import { type ReadParquetOptions, readParts } from "./read_parts.ts";
 
 export type { ReadParquetOptions };

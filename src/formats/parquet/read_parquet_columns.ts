@@ -6,7 +6,7 @@
 
 import type { ByteSource } from "../source.ts";
 import { joinColumns } from "./columns.ts";
-import type { ParquetColumns } from "./parquet_decoders.ts";
+import type { ParquetColumns } from "./parquet_parts.ts";
 import { type ReadParquetOptions, readParts } from "./read_parts.ts";
 
 /**

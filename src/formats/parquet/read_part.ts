@@ -16,7 +16,7 @@ import type {
   ParquetPart,
   ParquetPartRequest,
   ParquetRows,
-} from "./parquet_decoders.ts";
+} from "./parquet_parts.ts";
 import { readGroups } from "./read_groups.ts";
 import { planRead, type ReadRequest } from "./read_plan.ts";
 

@@ -6,15 +6,11 @@
  */
 
 import { parquetSchema } from "hyparquet";
-import type { ByteSource } from "../source.ts";
+import type { ByteSource, WorkerDecoders } from "../source.ts";
 import { readFooter } from "./footer.ts";
 import { keptMetadata } from "../kept_metadata.ts";
 import { parquetFile } from "./parquet_file.ts";
-import {
-  type ParquetDecoder,
-  parquetDecoderOf,
-  type ParquetPart,
-} from "./parquet_decoders.ts";
+import type { ParquetPart, ParquetPartRequest } from "./parquet_parts.ts";
 import { dataEnd, readLocal } from "./read_part.ts";
 import { planRead } from "./read_plan.ts";
 
@@ -97,8 +93,8 @@ export async function readParts(
     .map((child) => child.element.name)
     .filter((name) => !columns || columns.includes(name));
   if (groups.length === 0) return { names, parts: [] };
-  const decoder = parquetDecoderOf(source);
-  if (decoder === undefined) {
+  const decoders = source.decoders;
+  if (decoders === undefined) {
     return {
       names,
       parts: [await readLocal(file, path, metadata, request, stop)],
@@ -112,18 +108,18 @@ export async function readParts(
     rowStart: group.groupStart + group.selectStart,
     rowEnd: group.groupStart + group.selectEnd,
   }));
-  return { names, parts: await readAll(decoder, requests, signal, stop) };
+  return { names, parts: await readAll(decoders, requests, signal, stop) };
 }
 
-/** Every part through `decoder`; the first failure aborts `stop`, which cancels the others. */
+/** Every part through `decoders`; the first failure aborts `stop`, which cancels the others. */
 async function readAll(
-  decoder: ParquetDecoder,
-  requests: Parameters<ParquetDecoder["read"]>[0][],
+  decoders: WorkerDecoders,
+  requests: ParquetPartRequest[],
   signal: AbortSignal,
   stop: AbortController,
 ): Promise<ParquetPart[]> {
   const reads = requests.map((request) =>
-    decoder.read(request, { signal }).catch((error) => {
+    decoders.readParquet(request, { signal }).catch((error) => {
       stop.abort(error);
       throw error;
     })

@@ -1,6 +1,6 @@
 /**
- * Sources that read and decode Parquet row groups in workers of their own:
- * a `RepoFsPool` offers itself when it is made. None of this is public.
+ * What a pool's worker is asked for one part of a Parquet read (a row
+ * group's rows) and what it answers: rows, or columns.
  *
  * @module
  */
@@ -63,29 +63,3 @@ export type ParquetColumns = Record<string, ParquetColumn>;
 
 /** What one part of a read gives: rows, or columns when it asked `columnar`. */
 export type ParquetPart = ParquetRows | ParquetColumns;
-
-/** Reads and decodes parts of Parquet files off the calling thread. */
-export interface ParquetDecoder {
-  /** How many parts can be decoded at once, one per worker. */
-  readonly workers: number;
-  /** The rows (or columns) of one part, read and decoded by one worker. */
-  read(
-    request: ParquetPartRequest,
-    options?: { signal?: AbortSignal },
-  ): Promise<ParquetPart>;
-}
-
-const decoders = new WeakMap<object, ParquetDecoder>();
-
-/** Makes `decoder` the way `readParquet` reads row groups of `source`. */
-export function offerParquetDecoder(
-  source: object,
-  decoder: ParquetDecoder,
-): void {
-  decoders.set(source, decoder);
-}
-
-/** The decoder `source` offered, if any. */
-export function parquetDecoderOf(source: object): ParquetDecoder | undefined {
-  return decoders.get(source);
-}

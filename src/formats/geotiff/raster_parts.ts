@@ -1,6 +1,6 @@
 /**
- * Sources that read and decode GeoTIFF windows in workers of their own: a
- * `RepoFsPool` offers itself when it is made. None of this is public.
+ * What a pool's worker is asked for one window of a GeoTIFF read and what
+ * it answers: the window's decoded values.
  *
  * @module
  */
@@ -63,29 +63,3 @@ export type RasterArray =
   | Int32Array
   | Float32Array
   | Float64Array;
-
-/** Reads and decodes GeoTIFF windows off the calling thread. */
-export interface RasterDecoder {
-  /** How many windows can be decoded at once, one per worker. */
-  readonly workers: number;
-  /** The values of one window, read and decoded by one worker. */
-  read(
-    request: RasterPartRequest,
-    options?: { signal?: AbortSignal },
-  ): Promise<Raster>;
-}
-
-const decoders = new WeakMap<object, RasterDecoder>();
-
-/** Makes `decoder` the way `readRaster` reads windows of `source`. */
-export function offerRasterDecoder(
-  source: object,
-  decoder: RasterDecoder,
-): void {
-  decoders.set(source, decoder);
-}
-
-/** The decoder `source` offered, if any. */
-export function rasterDecoderOf(source: object): RasterDecoder | undefined {
-  return decoders.get(source);
-}
