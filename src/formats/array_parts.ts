@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MetadataSeed } from "./kept_metadata.ts";
+import type { MetadataSeed } from "../content/file_metadata.ts";
 
 /**
  * A zarrita selection: per axis an index (the axis is dropped), `null` (the
