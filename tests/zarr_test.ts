@@ -319,6 +319,24 @@ Deno.test("a missing key or a directory is undefined, without a request", async 
   equal(t.emu.counters.listingCalls, 1);
 });
 
+Deno.test("over a source without exists, a key whose info is a NotFoundError is missing; another failure of info rejects", async () => {
+  await using t = await dataset();
+  let failure: Error | undefined;
+  const source: ByteSource = {
+    info: (path) => failure ? Promise.reject(failure) : t.fs.info(path),
+    catFile: (path, options) => t.fs.catFile(path, options),
+  };
+  const store = zarrStore(source, "climate.zarr");
+  equal(await store.get("/nothing/.zarray"), undefined);
+  equal(await store.get("/temperature"), undefined, "a directory");
+  const zgroup = JSON.parse(
+    new TextDecoder().decode(await store.get("/.zgroup")),
+  );
+  equal(zgroup.zarr_format, 2);
+  failure = new RepoHttpError(503, "https://repo.invalid/api");
+  await rejects(store.get("/nothing/.zarray"), failure);
+});
+
 Deno.test("getRange reads byte-exact ranges", async () => {
   await using t = await dataset();
   const store = zarrStore(t.fs, "climate.zarr");
