@@ -321,9 +321,9 @@ Deno.test("a missing key or a directory is undefined, without a request", async 
 
 Deno.test("over a source without exists, a key whose info is a NotFoundError is missing; another failure of info rejects", async () => {
   await using t = await dataset();
-  let failure: Error | undefined;
+  const fault: { error?: Error } = {};
   const source: ByteSource = {
-    info: (path) => failure ? Promise.reject(failure) : t.fs.info(path),
+    info: (path) => fault.error ? Promise.reject(fault.error) : t.fs.info(path),
     catFile: (path, options) => t.fs.catFile(path, options),
   };
   const store = zarrStore(source, "climate.zarr");
@@ -333,8 +333,8 @@ Deno.test("over a source without exists, a key whose info is a NotFoundError is 
     new TextDecoder().decode(await store.get("/.zgroup")),
   );
   equal(zgroup.zarr_format, 2);
-  failure = new RepoHttpError(503, "https://repo.invalid/api");
-  await rejects(store.get("/nothing/.zarray"), failure);
+  fault.error = new RepoHttpError(503, "https://repo.invalid/api");
+  await rejects(store.get("/nothing/.zarray"), fault.error);
 });
 
 Deno.test("getRange reads byte-exact ranges", async () => {
