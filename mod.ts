@@ -33,19 +33,19 @@
  * @module
  */
 
-export {
-  type FindOptions,
-  listCollection,
-  RepoFs,
-  type RestoreOptions,
-} from "./src/repo_fs.ts";
+export { listCollection, RepoFs, type RestoreOptions } from "./src/repo_fs.ts";
 export type { ReadOptions, RepoFile } from "./src/repo_file.ts";
 export type {
   FileMetadata,
   MetadataSeed,
   PinnedReads,
 } from "./src/content/file_metadata.ts";
-export type { RangeRequest, WalkEntry } from "./src/tree/verbs.ts";
+export {
+  type FindOptions,
+  type RangeRequest,
+  ReadOnlyTree,
+  type WalkEntry,
+} from "./src/tree/read_only_tree.ts";
 export { type PoolOptions, RepoFsPool } from "./src/pool/pool.ts";
 export {
   DeaccessionedError,

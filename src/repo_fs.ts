@@ -12,10 +12,9 @@ import type { ContentFile } from "./content/content_file.ts";
 import { SameObject } from "./content/same_object.ts";
 import { type FileMetadata, MetadataLru } from "./content/file_metadata.ts";
 import { DownloadUrls, type UrlResolver } from "./urls/download_urls.ts";
-import { IsADirectoryError, NotFoundError } from "./base/errors.ts";
 import { FileLister } from "./api/file_lister.ts";
 import { normalizePath } from "./tree/paths.ts";
-import { findQuery, globQuery } from "./tree/table_queries.ts";
+import { entryIn, ReadOnlyTree } from "./tree/read_only_tree.ts";
 import { normalizePid } from "./api/pid.ts";
 import { RepoApi } from "./api/repo_api.ts";
 import { resolveDatasetUrl } from "./api/dataset_url.ts";
@@ -28,23 +27,8 @@ import {
   type SerializedOptions,
   type SerializedRepoFs,
 } from "./serialize.ts";
-import type {
-  FileInfo,
-  Logger,
-  RepoFsOptions,
-  UrlCoordinator,
-} from "./base/types.ts";
+import type { Logger, RepoFsOptions, UrlCoordinator } from "./base/types.ts";
 import { type ReadOptions, type RepoFile, repoFile } from "./repo_file.ts";
-import {
-  cat,
-  catRanges,
-  du,
-  isDir,
-  isFile,
-  type RangeRequest,
-  walk,
-  type WalkEntry,
-} from "./tree/verbs.ts";
 import type {
   Downloaded,
   DownloadToFileOptions,
@@ -55,33 +39,6 @@ const DEFAULT_GET_CONCURRENCY = 256;
 
 /** Tables shared by instances created with the same storage options. */
 const sharedTables = new Map<string, Promise<RoutingTable>>();
-
-/**
- * Options of `find`.
- *
- * @example
- * ```ts
- * import { RepoFs } from "@x/repo-fs";
- * import { startEmulator } from "@x/repo-fs/emulator";
- * import { deepStrictEqual } from "node:assert/strict";
- * await using emu = await startEmulator({
- *   files: { "data/a.csv": "1", "data/raw/b.bin": "2" },
- * });
- * const fs = new RepoFs({ host: emu.host, pid: emu.pid });
- * deepStrictEqual(await fs.find("data"), ["data/a.csv", "data/raw/b.bin"]);
- * deepStrictEqual(await fs.find("data", { maxdepth: 1, withdirs: true }), [
- *   "data",
- *   "data/a.csv",
- *   "data/raw",
- * ]);
- * ```
- */
-export interface FindOptions {
-  /** Levels below the path to descend (integer >= 1); unlimited when absent. */
-  maxdepth?: number | null;
-  /** Include directories (and a directory path itself). */
-  withdirs?: boolean;
-}
 
 /**
  * What a rebuilt instance takes that cannot be serialised.
@@ -113,14 +70,28 @@ export interface RestoreOptions {
 /** The option key under which a pool's worker hands its instance the main thread's URLs. */
 const SHARED_URLS = Symbol("shared content URLs");
 
-let urlsOf: (fs: RepoFs) => UrlResolver;
-let restoreSharing: (serialized: SerializedRepoFs, urls: UrlResolver) => RepoFs;
-let readOf: (
-  fs: RepoFs,
-  path: string,
-  options: ReadOptions,
-  object: SameObject,
-) => Promise<Uint8Array>;
+/** The key of a `RepoFs`'s {@linkcode RepoFsInternals}. */
+export const INTERNALS = Symbol("what a pool uses of its RepoFs");
+
+/** What a pool and its workers use of a `RepoFs` beyond its public verbs. */
+export interface RepoFsInternals {
+  /**
+   * Where it gets content URLs: a pool's main thread answers its workers'
+   * asks through it.
+   */
+  readonly urls: UrlResolver;
+  /** Its routing table, built on first use: the tree its pool shows. */
+  routingTable(): Promise<RoutingTable>;
+  /**
+   * `catFile(path, options)` with every answer held to `object`: how a
+   * pool's worker reads for a handle whose object the main thread pinned.
+   */
+  read(
+    path: string,
+    options: ReadOptions,
+    object: SameObject,
+  ): Promise<Uint8Array>;
+}
 
 /**
  * A `RepoFs` rebuilt from `serialized` that takes every content URL from
@@ -131,28 +102,10 @@ export function sharingUrls(
   serialized: SerializedRepoFs,
   urls: UrlResolver,
 ): RepoFs {
-  return restoreSharing(serialized, urls);
-}
-
-/**
- * Where a `RepoFs` gets its content URLs: a pool's main thread answers its
- * workers' asks through it.
- */
-export function contentUrls(fs: RepoFs): UrlResolver {
-  return urlsOf(fs);
-}
-
-/**
- * `fs.catFile(path, options)` with every answer held to `object`: how a
- * pool's worker reads for a handle whose object the main thread pinned.
- */
-export function catFileOf(
-  fs: RepoFs,
-  path: string,
-  options: ReadOptions,
-  object: SameObject,
-): Promise<Uint8Array> {
-  return readOf(fs, path, options, object);
+  const restore: RestoreOptions & { [SHARED_URLS]: UrlResolver } = {
+    [SHARED_URLS]: urls,
+  };
+  return RepoFs.fromSerialized(serialized, restore);
 }
 
 /**
@@ -179,7 +132,7 @@ export function catFileOf(
  * strictEqual(new TextDecoder().decode(bytes), '{"zarr_format":2}');
  * ```
  */
-export class RepoFs {
+export class RepoFs extends ReadOnlyTree {
   /** The `host` option as given. */
   readonly host: string;
   /** The dataset's persistent id in normal form: `doi:…`, `hdl:…` or `perma:…`. */
@@ -197,6 +150,11 @@ export class RepoFs {
    * read again after the file changed, at most 64 MiB of it.
    */
   readonly metadata: FileMetadata;
+  /**
+   * What its pool and the pool's workers use of it.
+   * @ignore
+   */
+  readonly [INTERNALS]: RepoFsInternals;
   readonly #options: SerializedOptions;
   readonly #api: RepoApi;
   readonly #lister: FileLister;
@@ -213,6 +171,7 @@ export class RepoFs {
    * @param options the storage options; see {@linkcode RepoFsOptions}
    */
   constructor(options: RepoFsOptions) {
+    super();
     const {
       host,
       pid,
@@ -301,6 +260,11 @@ export class RepoFs {
       getConcurrency,
       maxBytes,
     });
+    this[INTERNALS] = {
+      urls: this.#urls,
+      routingTable: () => this.routingTable(),
+      read: (path, options, object) => this.#read(path, options, object),
+    };
     this.metadata = new MetadataLru(async (path, object) => {
       const { file } = await this.#lookupFile(path);
       return {
@@ -383,22 +347,8 @@ export class RepoFs {
     serialized: SerializedRepoFs,
     restore: RestoreOptions = {},
   ): RepoFs {
-    return RepoFs.#restored(serialized, restore);
-  }
-
-  static {
-    urlsOf = (fs) => fs.#urls;
-    restoreSharing = (serialized, urls) =>
-      RepoFs.#restored(serialized, { [SHARED_URLS]: urls });
-    readOf = (fs, path, options, object) => fs.#read(path, options, object);
-  }
-
-  static #restored(
-    serialized: SerializedRepoFs,
-    extra: RestoreOptions & { [SHARED_URLS]?: UrlResolver },
-  ): RepoFs {
     checkSerialized(serialized);
-    const fs = new RepoFs({ ...serialized.options, ...extra });
+    const fs = new RepoFs({ ...serialized.options, ...restore });
     fs.#cache?.load(serialized.urls);
     if (serialized.listing) {
       fs.#builtTable = RoutingTable.fromCompact(serialized.listing);
@@ -418,37 +368,6 @@ export class RepoFs {
       urls: this.#cache?.entries() ?? [],
       listing: this.#builtTable?.toCompact(),
     };
-  }
-
-  /** Direct children of a directory, sorted by name; `[info]` for a file. */
-  async ls(path = ""): Promise<FileInfo[]> {
-    const { key, entry, table } = await this.#lookup(path);
-    return entry.type === "file"
-      ? [{ ...entry }]
-      : table.children(key).map((child) => ({ ...child }));
-  }
-
-  /** The entry of a path; `info("")` is the root. */
-  async info(path: string): Promise<FileInfo> {
-    return { ...(await this.#lookup(path)).entry };
-  }
-
-  /** Whether the path is in the dataset. */
-  async exists(path: string): Promise<boolean> {
-    const key = normalizePath(path);
-    return (await this.#routingTable()).get(key) !== undefined;
-  }
-
-  /** Paths below `path`, sorted, per the seed's find rules. */
-  async find(path = "", options: FindOptions = {}): Promise<string[]> {
-    const query = findQuery(path, options);
-    return query(await this.#routingTable());
-  }
-
-  /** Paths matching a glob pattern, sorted, with fsspec's rules. */
-  async glob(pattern: string): Promise<string[]> {
-    const query = globQuery(pattern);
-    return query(await this.#routingTable());
   }
 
   /**
@@ -474,54 +393,6 @@ export class RepoFs {
       options.signal,
       object,
     );
-  }
-
-  /**
-   * One `Uint8Array` per request, in request order, read at the same time.
-   * Aborting `signal` stops every read still running.
-   */
-  catRanges(
-    requests: RangeRequest[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<Uint8Array[]> {
-    return catRanges(this, requests, options);
-  }
-
-  /**
-   * The bytes of every file `paths` names, by path: each is a file, or a
-   * glob pattern for the files it matches (fsspec's `cat`).
-   */
-  cat(
-    paths: string | string[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<Record<string, Uint8Array>> {
-    return cat(this, paths, options);
-  }
-
-  /** Whether `path` is a directory; `false` when it is missing. */
-  isDir(path: string): Promise<boolean> {
-    return isDir(this, path);
-  }
-
-  /** Whether `path` is a file; `false` when it is missing. */
-  isFile(path: string): Promise<boolean> {
-    return isFile(this, path);
-  }
-
-  /** Listed bytes below `path` (a file's size for a file; 0 when missing). */
-  du(path: string): Promise<number> {
-    return du(this, path);
-  }
-
-  /**
-   * `[dir, dirs, files]` for `path` and every directory below it, top-down,
-   * as fsspec's `walk`; `maxdepth` (>= 1) stops that many levels down.
-   */
-  walk(
-    path = "",
-    options: { maxdepth?: number } = {},
-  ): AsyncGenerator<WalkEntry> {
-    return walk(this, path, options);
   }
 
   /**
@@ -621,7 +492,7 @@ export class RepoFs {
    * the reason; the tree itself stays usable.
    */
   async rejectedEntries(): Promise<RejectedEntry[]> {
-    return [...(await this.#routingTable()).rejected];
+    return [...(await this.routingTable()).rejected];
   }
 
   /**
@@ -646,20 +517,10 @@ export class RepoFs {
     this.#builtTable = undefined;
   }
 
-  /** Resolves `path`, failing with {@linkcode NotFoundError}. */
-  async #lookup(path: string) {
-    const key = normalizePath(path);
-    const table = await this.#routingTable();
-    const entry = table.get(key);
-    if (entry === undefined) throw new NotFoundError(key);
-    return { key, entry, table };
-  }
-
-  /** As {@linkcode RepoFs.#lookup}, failing with {@linkcode IsADirectoryError} for a directory. */
+  /** The entry of the file `path` and what its content is read as. */
   async #lookupFile(path: string) {
-    const found = await this.#lookup(path);
-    const { entry } = found;
-    if (entry.type === "directory") throw new IsADirectoryError(found.key);
+    const key = normalizePath(path);
+    const entry = entryIn(await this.routingTable(), key, "file");
     const file: ContentFile = {
       id: entry.id!,
       size: entry.size,
@@ -669,10 +530,14 @@ export class RepoFs {
       restricted: entry.restricted,
       embargoedUntil: entry.embargoedUntil,
     };
-    return { ...found, file };
+    return { key, entry, file };
   }
 
-  #routingTable(): Promise<RoutingTable> {
+  /**
+   * The table, shared with the instances of the same storage options.
+   * @ignore
+   */
+  protected routingTable(): Promise<RoutingTable> {
     if (this.#table) return this.#table;
     const tableKey = this.#tableKey();
     let shared = sharedTables.get(tableKey);

@@ -20,7 +20,7 @@ import { type Emulator, type FaultRule, startEmulator } from "../emulator.ts";
 import { PROGRESS_BYTES } from "../src/content/body_cursor.ts";
 import { collect } from "../src/content/content.ts";
 import { errorDetail } from "../src/api/repo_api.ts";
-import { contentUrls } from "../src/repo_fs.ts";
+import { INTERNALS } from "../src/repo_fs.ts";
 import { bounded, patterned, recordingLogger, shownForms } from "./support.ts";
 import {
   type CountedHook,
@@ -282,7 +282,7 @@ Deno.test("an aborted read withdraws its URL ask: a HEAD nobody waits for is nev
   const withdrawn = new AbortController();
   withdrawn.abort(new Error("too late"));
   await rejects(
-    contentUrls(t.fs).resolve({ id }, undefined, withdrawn.signal),
+    t.fs[INTERNALS].urls.resolve({ id }, undefined, withdrawn.signal),
     /too late/,
   );
   ok((await t.fs.resolveDownloadUrl(id)).startsWith(t.emu.storeOrigin));

@@ -27,7 +27,7 @@ import {
   type UrlAsk,
 } from "../src/pool/pool_protocol.ts";
 import { connectToPool, type PoolPort } from "../src/pool/worker_port.ts";
-import { catFileOf, type RepoFs, sharingUrls } from "../src/repo_fs.ts";
+import { INTERNALS, type RepoFs, sharingUrls } from "../src/repo_fs.ts";
 import { SameObject } from "../src/content/same_object.ts";
 import { checkSerialized } from "../src/serialize.ts";
 import { whenAborted } from "../src/base/abort_callbacks.ts";
@@ -195,7 +195,7 @@ function receive(message: ToWorker): void {
         () =>
           cancellable(message.job, async (signal) => {
             const object = new SameObject(message.pinned);
-            const bytes = await catFileOf(fs!, message.path, {
+            const bytes = await fs![INTERNALS].read(message.path, {
               start: message.start,
               end: message.end,
               signal,

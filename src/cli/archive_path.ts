@@ -12,7 +12,8 @@
 import { IsADirectoryError } from "../base/errors.ts";
 import type { FileInfo } from "../base/types.ts";
 import { normalizePath } from "../tree/paths.ts";
-import type { FindOptions, RepoFs } from "../repo_fs.ts";
+import type { FindOptions } from "../tree/read_only_tree.ts";
+import type { RepoFs } from "../repo_fs.ts";
 import { type ReadOptions, type RepoFile, repoFile } from "../repo_file.ts";
 import { ZipTree } from "../formats/zip/zip_tree.ts";
 import { ZipFormatError } from "../formats/zip/zip_format_error.ts";

@@ -29,20 +29,11 @@ import {
   type UrlAsk,
 } from "./pool_protocol.ts";
 import { type PoolWorker, startWorker } from "./worker_port.ts";
-import { contentUrls, type FindOptions, type RepoFs } from "../repo_fs.ts";
+import { INTERNALS, type RepoFs } from "../repo_fs.ts";
 import { type CachedUrl, cachedUrl, cacheKey } from "../urls/download_urls.ts";
-import type { FileInfo } from "../base/types.ts";
 import type { RepoFile } from "../repo_file.ts";
-import {
-  cat,
-  catRanges,
-  du,
-  isDir,
-  isFile,
-  type RangeRequest,
-  walk,
-  type WalkEntry,
-} from "../tree/verbs.ts";
+import { ReadOnlyTree } from "../tree/read_only_tree.ts";
+import type { RoutingTable } from "../tree/routing_table.ts";
 import { poolFile } from "./pool_file.ts";
 import { SameObject } from "../content/same_object.ts";
 import type { FileMetadata } from "../content/file_metadata.ts";
@@ -143,8 +134,16 @@ const FIRST_RESTART_DELAY_MS = 100;
 /** How long a worker has to answer a cancel before it is ended. */
 const CANCEL_GRACE_MS = 1000;
 
-let crash: (pool: RepoFsPool, index: number, reason: string) => void;
-let countUrlMessages: (pool: RepoFsPool) => UrlMessageCounts;
+/** The key of a pool's {@linkcode TestSeams}. */
+export const TEST_SEAMS = Symbol("RepoFsPool test seams");
+
+/** What tests do to a pool and ask of it that users cannot. */
+interface TestSeams {
+  /** Worker `index` throws an uncaught error, as a crash would. */
+  crash(index: number, reason: string): void;
+  /** What crossed between the threads for content URLs so far. */
+  urlMessages(): UrlMessageCounts;
+}
 
 /** What crossed between a pool's threads for content URLs. */
 export interface UrlMessageCounts {
@@ -165,7 +164,7 @@ export function crashWorker(
   index: number,
   reason = "crash requested by a test",
 ): void {
-  crash(pool, index, reason);
+  pool[TEST_SEAMS].crash(index, reason);
 }
 
 /**
@@ -173,7 +172,7 @@ export function crashWorker(
  * messages, and how many messages of answers came back.
  */
 export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
-  return countUrlMessages(pool);
+  return pool[TEST_SEAMS].urlMessages();
 }
 
 /**
@@ -209,7 +208,7 @@ export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
  * deepStrictEqual(chunks.map((c) => new TextDecoder().decode(c)), ["chunk 0", "1"]);
  * ```
  */
-export class RepoFsPool implements AsyncDisposable {
+export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
   /** Number of workers. */
   readonly size: number;
   /**
@@ -224,6 +223,15 @@ export class RepoFsPool implements AsyncDisposable {
    * @ignore
    */
   readonly decoders: WorkerDecoders;
+  /**
+   * What tests do to it; see {@linkcode crashWorker}.
+   * @ignore
+   */
+  readonly [TEST_SEAMS]: TestSeams = {
+    crash: (index, reason) =>
+      this.#post(this.#slots[index], { type: "crash", reason }),
+    urlMessages: () => ({ ...this.#urlMessages }),
+  };
   readonly #fs: RepoFs;
   readonly #workerUrl: string | URL;
   readonly #slots: Slot[] = [];
@@ -259,6 +267,7 @@ export class RepoFsPool implements AsyncDisposable {
    * @param options number of workers and where their module is
    */
   constructor(fs: RepoFs, options: PoolOptions = {}) {
+    super();
     const size = options.workers ??
       globalThis.navigator?.hardwareConcurrency ?? FALLBACK_WORKERS;
     if (!Number.isInteger(size) || size < 1) {
@@ -278,12 +287,6 @@ export class RepoFsPool implements AsyncDisposable {
       readRaster: (request, options) =>
         this.#dispatch({ type: "raster", request }, options ?? {}),
     };
-  }
-
-  static {
-    crash = (pool, index, reason) =>
-      pool.#post(pool.#slots[index], { type: "crash", reason });
-    countUrlMessages = (pool) => ({ ...pool.#urlMessages });
   }
 
   /** As {@linkcode RepoFs.catFile}, done in a worker; aborting `signal` stops it there. */
@@ -309,29 +312,6 @@ export class RepoFsPool implements AsyncDisposable {
     >({ type: "cat", path, start, end, pinned: object.pinned }, options);
     if (pinned !== undefined) object.adopt(pinned, path);
     return bytes;
-  }
-
-  /**
-   * One `Uint8Array` per request, in request order, fanned out over the
-   * workers. Aborting `signal` stops every read still running.
-   */
-  catRanges(
-    requests: RangeRequest[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<Uint8Array[]> {
-    return catRanges(this, requests, options);
-  }
-
-  /**
-   * The bytes of every file `paths` names, by path, read in the workers:
-   * each is a file, or a glob pattern for the files it matches (fsspec's
-   * `cat`).
-   */
-  cat(
-    paths: string | string[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<Record<string, Uint8Array>> {
-    return cat(this, paths, options);
   }
 
   /**
@@ -415,52 +395,12 @@ export class RepoFsPool implements AsyncDisposable {
     }
   }
 
-  /** As {@linkcode RepoFs.info}, from the main thread's table. */
-  info(path: string): Promise<FileInfo> {
-    return this.#fs.info(path);
-  }
-
-  /** As {@linkcode RepoFs.exists}, from the main thread's table. */
-  exists(path: string): Promise<boolean> {
-    return this.#fs.exists(path);
-  }
-
-  /** As {@linkcode RepoFs.ls}, from the main thread's table. */
-  ls(path = ""): Promise<FileInfo[]> {
-    return this.#fs.ls(path);
-  }
-
-  /** As {@linkcode RepoFs.find}, from the main thread's table. */
-  find(path = "", options: FindOptions = {}): Promise<string[]> {
-    return this.#fs.find(path, options);
-  }
-
-  /** As {@linkcode RepoFs.glob}, from the main thread's table. */
-  glob(pattern: string): Promise<string[]> {
-    return this.#fs.glob(pattern);
-  }
-
-  /** As {@linkcode RepoFs.isDir}, from the main thread's table. */
-  isDir(path: string): Promise<boolean> {
-    return isDir(this, path);
-  }
-
-  /** As {@linkcode RepoFs.isFile}, from the main thread's table. */
-  isFile(path: string): Promise<boolean> {
-    return isFile(this, path);
-  }
-
-  /** As {@linkcode RepoFs.du}, from the main thread's table. */
-  du(path: string): Promise<number> {
-    return du(this, path);
-  }
-
-  /** As {@linkcode RepoFs.walk}, from the main thread's table. */
-  walk(
-    path = "",
-    options: { maxdepth?: number } = {},
-  ): AsyncGenerator<WalkEntry> {
-    return walk(this, path, options);
+  /**
+   * Its instance's table: the tree verbs answer from the main thread.
+   * @ignore
+   */
+  protected routingTable(): Promise<RoutingTable> {
+    return this.#fs[INTERNALS].routingTable();
   }
 
   /**
@@ -652,7 +592,7 @@ export class RepoFsPool implements AsyncDisposable {
   #answer(slot: Slot, { ask, file, stale }: UrlAsk): void {
     const withdrawn = new AbortController();
     slot.asks.set(ask, withdrawn);
-    const answered = contentUrls(this.#fs).resolve(
+    const answered = this.#fs[INTERNALS].urls.resolve(
       file,
       stale,
       withdrawn.signal,

@@ -6,13 +6,12 @@
  */
 
 import { abortable } from "../../base/abort_callbacks.ts";
-import { IsADirectoryError, NotFoundError } from "../../base/errors.ts";
 import type { FileInfo, Logger } from "../../base/types.ts";
 import { concat } from "../../content/content.ts";
 import { planRange } from "../../content/byte_range.ts";
 import { listedKey, normalizePath } from "../../tree/paths.ts";
 import { RoutingTable } from "../../tree/routing_table.ts";
-import { findQuery, globQuery } from "../../tree/table_queries.ts";
+import { entryIn, ReadOnlyTree } from "../../tree/read_only_tree.ts";
 import type { ByteSource } from "../source.ts";
 import type { FileMetadata } from "../../content/file_metadata.ts";
 import { type FileSources, keptMetadata } from "../kept_metadata.ts";
@@ -147,7 +146,7 @@ let generations = 0;
  * await rejects(tree.ls(""), { name: "ZipFormatError" });
  * ```
  */
-export class ZipTree {
+export class ZipTree extends ReadOnlyTree {
   /** What holds the archive. */
   readonly source: ByteSource;
   /** The archive's path in `source`. */
@@ -168,6 +167,7 @@ export class ZipTree {
    * @param options where warnings go
    */
   constructor(source: ByteSource, path: string, options: ZipTreeOptions = {}) {
+    super();
     this.source = source;
     this.path = path;
     this.#logger = options.logger;
@@ -175,40 +175,24 @@ export class ZipTree {
     if (kept !== undefined) this.metadata = this.#memberMetadata(kept);
   }
 
-  /** Direct children of a directory, sorted by name; `[info]` for a member. */
-  async ls(path = ""): Promise<FileInfo[]> {
-    const { key, entry, table } = await this.#lookup(path);
-    const { entries } = await this.#mount();
-    return entry.type === "file"
-      ? [shown(entry, entries)]
-      : table.children(key).map((child) => shown(child, entries));
+  /**
+   * The archive's table, read from its central directory once.
+   * @ignore
+   */
+  protected async routingTable(signal?: AbortSignal): Promise<RoutingTable> {
+    return (await this.#mount(signal)).table;
   }
 
-  /** The entry of a path, with the member's comment if it has one; `info("")` is the archive's root. */
-  async info(path: string): Promise<FileInfo> {
-    const { entry } = await this.#lookup(path);
-    return shown(entry, (await this.#mount()).entries);
-  }
-
-  /** Whether the path is in the archive. */
-  async exists(path: string): Promise<boolean> {
-    const key = normalizePath(path);
-    return (await this.#mount()).table.get(key) !== undefined;
-  }
-
-  /** Paths below `path`, sorted, per `RepoFs.find`'s rules. */
-  async find(
-    path = "",
-    options: { maxdepth?: number | null; withdirs?: boolean } = {},
-  ): Promise<string[]> {
-    const query = findQuery(path, options);
-    return query((await this.#mount()).table);
-  }
-
-  /** Paths matching a glob pattern, sorted, with fsspec's rules. */
-  async glob(pattern: string): Promise<string[]> {
-    const query = globQuery(pattern);
-    return query((await this.#mount()).table);
+  /**
+   * Entries as `ls` and `info` show them: with the member's comment, if it
+   * has one, and without the table's id.
+   * @ignore
+   */
+  protected override async shown(
+    entries: FileInfo[],
+  ): Promise<FileInfo[]> {
+    const members = (await this.#mount()).entries;
+    return entries.map((entry) => shown(entry, members));
   }
 
   /**
@@ -343,20 +327,12 @@ export class ZipTree {
     };
   }
 
-  async #lookup(path: string, signal?: AbortSignal) {
-    const key = normalizePath(path);
-    const mounted = await this.#mount(signal);
-    const entry = mounted.table.get(key);
-    if (entry === undefined) throw new NotFoundError(key);
-    return { ...mounted, key, entry };
-  }
-
+  /** The member `path` and the archive it is read from. */
   async #lookupFile(path: string, signal?: AbortSignal) {
-    const found = await this.#lookup(path, signal);
-    if (found.entry.type === "directory") {
-      throw new IsADirectoryError(found.key);
-    }
-    return { ...found, entry: found.entries[found.entry.id!] };
+    const key = normalizePath(path);
+    const { table, entries, archive } = await this.#mount(signal);
+    const entry = entries[entryIn(table, key, "file").id!];
+    return { key, entry, archive };
   }
 }
 
