@@ -1,10 +1,13 @@
 /**
- * The same verbs on both classes: every assertion here runs against a
- * `RepoFs` and against a `RepoFsPool` of 2 over the same dataset.
+ * The same verbs on every tree: every assertion here runs against a
+ * `RepoFs` and against a `RepoFsPool` of 2 over the same dataset, and
+ * those of the tree verbs against a `zipTree` of an archive of the same
+ * files.
  */
 
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
+import zlib from "node:zlib";
 import {
   IsADirectoryError,
   NotFoundError,
@@ -13,8 +16,10 @@ import {
   type WalkEntry,
 } from "../mod.ts";
 import { type Emulator, startEmulator } from "../emulator.ts";
+import { ZipTree, zipTree } from "../zip.ts";
 import { STREAM_WINDOW } from "../src/pool/pool_file.ts";
 import { patterned } from "./support.ts";
+import { zipArchive } from "./zip_archive.ts";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const BIG = patterned(STREAM_WINDOW + 12_345, 3);
@@ -30,6 +35,25 @@ const FILES = {
 };
 
 type Verbs = RepoFs | RepoFsPool;
+
+/** FILES as the stored members of one archive (where every file has a size). */
+const ARCHIVE = zipArchive(
+  Object.entries(FILES).map(([name, file]) => {
+    const content = typeof file === "object" && "content" in file
+      ? file.content
+      : file;
+    const data = typeof content === "string"
+      ? new TextEncoder().encode(content)
+      : content;
+    return {
+      name,
+      method: 0,
+      data,
+      size: data.length,
+      crc32: zlib.crc32(data),
+    };
+  }),
+);
 
 /** Runs `check` against a fresh `RepoFs` and a pool of 2, each over its own emulator. */
 function both(
@@ -50,6 +74,18 @@ function both(
   });
 }
 
+/** `both`, and `check` against a `zipTree` of {@linkcode ARCHIVE} too. */
+function everyTree(
+  name: string,
+  check: (tree: Verbs | ZipTree) => Promise<void>,
+): void {
+  both(name, check);
+  Deno.test(`zipTree: ${name}`, async () => {
+    await using emu = await startEmulator({ files: { "a.zip": ARCHIVE } });
+    await check(zipTree(new RepoFs({ host: emu.host, pid: emu.pid }), "a.zip"));
+  });
+}
+
 async function collect(stream: ReadableStream<Uint8Array>) {
   const chunks: Uint8Array[] = [];
   for await (const chunk of stream) chunks.push(chunk);
@@ -61,27 +97,30 @@ async function collect(stream: ReadableStream<Uint8Array>) {
   return { bytes: out, chunks: chunks.length };
 }
 
-both("ls, info, exists, find and glob answer from the listing", async (fs) => {
-  deepStrictEqual((await fs.ls("data")).map((e) => [e.name, e.type]), [
-    ["data/a.bin", "file"],
-    ["data/b.txt", "file"],
-    ["data/deep", "directory"],
-  ]);
-  equal((await fs.info("data/a.bin")).size, 1000);
-  equal(await fs.exists("data/deep/c.txt"), true);
-  equal(await fs.exists("data/nope"), false);
-  deepStrictEqual(await fs.find("data/deep"), [
-    "data/deep/c.txt",
-    "data/deep/deeper/d.txt",
-  ]);
-  deepStrictEqual(await fs.glob("data/**/*.txt"), [
-    "data/b.txt",
-    "data/deep/c.txt",
-    "data/deep/deeper/d.txt",
-  ]);
-});
+everyTree(
+  "ls, info, exists, find and glob answer from the table",
+  async (fs) => {
+    deepStrictEqual((await fs.ls("data")).map((e) => [e.name, e.type]), [
+      ["data/a.bin", "file"],
+      ["data/b.txt", "file"],
+      ["data/deep", "directory"],
+    ]);
+    equal((await fs.info("data/a.bin")).size, 1000);
+    equal(await fs.exists("data/deep/c.txt"), true);
+    equal(await fs.exists("data/nope"), false);
+    deepStrictEqual(await fs.find("data/deep"), [
+      "data/deep/c.txt",
+      "data/deep/deeper/d.txt",
+    ]);
+    deepStrictEqual(await fs.glob("data/**/*.txt"), [
+      "data/b.txt",
+      "data/deep/c.txt",
+      "data/deep/deeper/d.txt",
+    ]);
+  },
+);
 
-both(
+everyTree(
   "isDir and isFile: true for their kind, false for the other and for a missing path",
   async (fs) => {
     deepStrictEqual(
@@ -99,19 +138,20 @@ both(
   },
 );
 
-both(
+everyTree(
   "du: listed bytes below a directory, a file's size, 0 for a missing path",
   async (fs) => {
     equal(await fs.du("data"), 1000 + 3 + 2 + 1);
     equal(await fs.du("data/deep"), 3);
     equal(await fs.du("data/a.bin"), 1000);
     equal(await fs.du("nope"), 0);
-    // The unsized file counts 0.
-    equal(await fs.du(""), 5 + 1006 + BIG.byteLength);
+    // The file listed without a size counts 0; the archive's member has one.
+    const unsized = fs instanceof ZipTree ? 14 : 0;
+    equal(await fs.du(""), 5 + 1006 + BIG.byteLength + unsized);
   },
 );
 
-both(
+everyTree(
   "walk: [dir, dirs, files] top-down, pruned by editing dirs, limited by maxdepth",
   async (fs) => {
     const steps: WalkEntry[] = [];
@@ -140,7 +180,7 @@ both(
   },
 );
 
-both(
+everyTree(
   "cat: a list of paths and glob patterns, by path; nothing matched, a directory or a missing file is an error",
   async (fs) => {
     const got = await fs.cat(["README.md", "data/deep/**/*.txt"]);
@@ -161,7 +201,7 @@ both(
   },
 );
 
-both(
+everyTree(
   "catFile and catRanges: ranges with negatives, in request order",
   async (fs) => {
     deepStrictEqual(
