@@ -109,7 +109,9 @@ export function sharingUrls(
 }
 
 /**
- * One dataset as a read-only file tree.
+ * One dataset as a read-only file tree. The tree verbs (`ls`, `info`,
+ * `exists`, `find`, `glob`, `isDir`, `isFile`, `du`, `walk`, `cat`,
+ * `catRanges`) are those of {@linkcode ReadOnlyTree}, over its listing.
  *
  * @example
  * ```ts

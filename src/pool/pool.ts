@@ -176,7 +176,10 @@ export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
 }
 
 /**
- * A pool of workers reading one dataset.
+ * A pool of workers reading one dataset. The tree verbs of
+ * {@linkcode ReadOnlyTree} answer from its instance's table on the calling
+ * thread; `catFile`, and so `cat`, `catRanges` and `open`, read in the
+ * workers.
  *
  * A worker whose module fails to load is started again after a backoff;
  * after three failed starts in a row the pool gives up, and every pending

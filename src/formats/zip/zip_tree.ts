@@ -133,6 +133,7 @@ let generations = 0;
 
 /**
  * A zip file of a source as a read-only tree; see {@linkcode zipTree}.
+ * Its `ls` and `info` show a member's comment, if it has one.
  *
  * @example
  * ```ts
@@ -338,8 +339,9 @@ export class ZipTree extends ReadOnlyTree {
 
 /**
  * Mounts the zip file at `path` of `source` as a read-only tree with the
- * verbs of `RepoFs`: `ls`, `info`, `exists`, `find`, `glob`, `catFile`
- * (with ranges), `open` and `stream`. Nothing is read until the first
+ * verbs of `RepoFs` (`ls`, `info`, `exists`, `find`, `glob`, `isDir`,
+ * `isFile`, `du`, `walk`, `cat`, `catRanges`), `catFile` (with ranges),
+ * `open` and `stream`. Nothing is read until the first
  * call; then the archive's end record and central directory (zip64
  * included) are read by range, once. A stored member's ranges are ranges
  * of the archive; a compressed one (deflate, Deflate64, Zstandard) is
