@@ -123,8 +123,8 @@ Deno.test("a local header naming another file than the central directory is refu
 
 Deno.test("a lying local header among members read together in one GET refuses its member by name; the others read", async () => {
   const { results, gets } = await hostile(
-    `zipArchive(Array.from({ length: 20 }, (_, i) => {
-      const data = new TextEncoder().encode(("member " + i + "\\n").repeat(500));
+    `zipArchive(Array.from({ length: 40 }, (_, i) => {
+      const data = new TextEncoder().encode(("member " + i + "\\n").repeat(1000));
       return {
         name: "m" + i + ".txt", method: 0, data, size: data.length,
         crc32: zlib.crc32(data), ...(i === 7 ? { localName: "evil.sh" } : {}),
@@ -134,7 +134,7 @@ Deno.test("a lying local header among members read together in one GET refuses i
       const reads = Array.from({ length: 20 }, (_, i) =>
         tree.catFile("m" + i + ".txt").then((bytes) => {
           const text = new TextDecoder().decode(bytes);
-          if (text !== ("member " + i + "\\n").repeat(500)) throw new Error("wrong bytes");
+          if (text !== ("member " + i + "\\n").repeat(1000)) throw new Error("wrong bytes");
         })
       );
       reads.forEach((read) => read.catch(() => {}));
@@ -148,7 +148,7 @@ Deno.test("a lying local header among members read together in one GET refuses i
   ok(refused !== "read" && refused.zip, JSON.stringify(refused));
   equal(refused.member, "m7.txt");
   match(refused.message, /its local header names "evil\.sh"/);
-  equal(gets, 2); // the tail with the directory, then all 20 members
+  equal(gets, 2); // the tail with the directory, then the first 20 members
 });
 
 Deno.test("a local header whose sizes disagree with the central directory is refused", async () => {
