@@ -26,6 +26,8 @@ interface Outcome {
     | "read"
   )[];
   fetched: number;
+  /** Store GETs the reads made. */
+  gets: number;
   archive: number;
 }
 
@@ -46,6 +48,7 @@ async function hostile(
       const { head } = await import(REPO + "text.ts");
       const { zipTree, ZipFormatError } = await import(REPO + "zip.ts");
       const { repeatedDeflate, zipArchive } = await import(REPO + "tests/zip_archive.ts");
+      const { default: zlib } = await import("node:zlib");
       const archive = ${make};
       const emu = await startEmulator({ files: ${files} });
       const fs = new RepoFs({ host: emu.host, pid: emu.pid });
@@ -62,7 +65,7 @@ async function hostile(
       emu.resetCounters();
       const results = [];
       for (const read of ${reads}) results.push(await outcome(read()));
-      return { results, fetched: emu.counters.storeBytes, archive: archive.length };
+      return { results, fetched: emu.counters.storeBytes, gets: emu.counters.storeGets, archive: archive.length };
     })()`,
   }, 300);
   strictEqual(run.code, 0, run.stderr);
@@ -116,6 +119,36 @@ Deno.test("a local header naming another file than the central directory is refu
       /member "report\.txt": its local header names "evil\.sh": the central directory and the local header disagree/,
     );
   }
+});
+
+Deno.test("a lying local header among members read together in one GET refuses its member by name; the others read", async () => {
+  const { results, gets } = await hostile(
+    `zipArchive(Array.from({ length: 40 }, (_, i) => {
+      const data = new TextEncoder().encode(("member " + i + "\\n").repeat(1000));
+      return {
+        name: "m" + i + ".txt", method: 0, data, size: data.length,
+        crc32: zlib.crc32(data), ...(i === 7 ? { localName: "evil.sh" } : {}),
+      };
+    }))`,
+    `(() => {
+      const reads = Array.from({ length: 20 }, (_, i) =>
+        tree.catFile("m" + i + ".txt").then((bytes) => {
+          const text = new TextDecoder().decode(bytes);
+          if (text !== ("member " + i + "\\n").repeat(1000)) throw new Error("wrong bytes");
+        })
+      );
+      reads.forEach((read) => read.catch(() => {}));
+      return reads.map((read) => () => read);
+    })()`,
+  );
+  results.forEach((result, i) => {
+    if (i !== 7) deepStrictEqual(result, "read", `m${i}.txt`);
+  });
+  const refused = results[7];
+  ok(refused !== "read" && refused.zip, JSON.stringify(refused));
+  equal(refused.member, "m7.txt");
+  match(refused.message, /its local header names "evil\.sh"/);
+  equal(gets, 2); // the tail with the directory, then the first 20 members
 });
 
 Deno.test("a local header whose sizes disagree with the central directory is refused", async () => {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { abortable } from "../base/abort_callbacks.ts";
+import { abortable, whenAborted } from "../base/abort_callbacks.ts";
 import type { ByteSource } from "./source.ts";
 
 /** Bytes between two reads that are fetched anyway to make one request of them. */
@@ -79,9 +79,17 @@ function groups(sorted: Pending[]): Pending[][] {
 function fetchGroup(source: ByteSource, path: string, group: Pending[]): void {
   const start = group[0].start;
   const end = Math.max(...group.map((read) => read.end));
-  const signals = new Set(group.map((read) => read.signal));
-  // One signal shared by all aborts the request; else a read's abort ends only its wait.
-  const [signal] = signals.size === 1 ? signals : [undefined];
+  // A read's abort ends only its wait; the request stops once all reads have.
+  const stop = new AbortController();
+  let waiting = group.length;
+  const forget = group.map(({ signal }) => {
+    const done = () => {
+      if (--waiting === 0) stop.abort(signal!.reason);
+    };
+    if (signal?.aborted) done();
+    return whenAborted(signal, done);
+  });
+  const signal = group.some((read) => read.signal) ? stop.signal : undefined;
   source.catFile(path, { start, end, signal }).then(
     (bytes) => {
       for (const read of group) {
@@ -92,5 +100,5 @@ function fetchGroup(source: ByteSource, path: string, group: Pending[]): void {
     (error) => {
       for (const read of group) read.reject(error);
     },
-  );
+  ).finally(() => forget.forEach((forgetOne) => forgetOne()));
 }

@@ -1,12 +1,14 @@
 /**
- * A zip archive's central directory, read by range: the end record from the
- * archive's tail (then the zip64 end record when the locator names one),
- * then the directory in one range, usually already inside the tail.
+ * A zip archive's central directory, read by range: the archive's tail (a
+ * share of it sized to hold the directory too, usually), with the end
+ * record (then the zip64 end record when the locator names one), then the
+ * part of the directory before the tail, if any, in one range.
  *
  * @module
  */
 
 import { IsADirectoryError } from "../../base/errors.ts";
+import { concat } from "../../content/content.ts";
 import type { ByteSource } from "../source.ts";
 import { memberName, UNICODE_COMMENT, UNICODE_PATH } from "./member_names.ts";
 import { ZipFormatError } from "./zip_format_error.ts";
@@ -17,8 +19,15 @@ const MAX_END_RECORD = 22 + 0xffff;
 const LOCATOR_LENGTH = 20;
 /** The zip64 end record's fixed part. */
 const ZIP64_END_LENGTH = 56;
-/** The first tail read: enough for the end record and a small directory. */
-const FIRST_TAIL = 8192;
+/**
+ * The first tail read: 1/256th of the archive, at least 8 KiB, at most
+ * 1 MiB. On fixtures/ (bench/zip_open_reads.ts) 8 KiB holds the end record
+ * and directory of all but one archive; a larger archive mostly has more
+ * members, and a directory ~1/1000th of it (~100 bytes a member).
+ */
+const TAIL_SHARE = 256;
+const SMALLEST_TAIL = 8192;
+const LARGEST_TAIL = 2 ** 20;
 
 const END_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
@@ -81,7 +90,7 @@ export async function readCentralDirectory(
     }
     return bytes;
   };
-  let tail = await readTail(Math.min(archiveSize, FIRST_TAIL));
+  let tail = await readTail(tailLength(archiveSize));
   let end = findEndRecord(tail);
   const longest = Math.min(archiveSize, MAX_END_RECORD + LOCATOR_LENGTH);
   if (end === -1 && tail.length < longest) {
@@ -103,17 +112,19 @@ export async function readCentralDirectory(
     if (start >= tailStart) {
       return tail.subarray(start - tailStart, start - tailStart + length);
     }
+    const inTail = Math.max(0, start + length - tailStart);
+    const before = length - inTail;
     const bytes = await source.catFile(path, {
       start,
-      end: start + length,
+      end: start + before,
       signal,
     });
-    if (bytes.length !== length) {
+    if (bytes.length !== before) {
       fail(
-        `the archive ended after ${bytes.length} of ${length} bytes at ${start}: truncated`,
+        `the archive ended after ${bytes.length} of ${before} bytes at ${start}: truncated`,
       );
     }
-    return bytes;
+    return concat([bytes, tail.subarray(0, inTail)]);
   };
 
   const endView = view(tail.subarray(end));
@@ -181,6 +192,12 @@ export async function readCentralDirectory(
   );
   placeData(entries, directoryOffset);
   return { entries };
+}
+
+/** Bytes of the first (and usually only) read of an archive of `size` bytes. */
+export function tailLength(size: number): number {
+  const share = Math.min(LARGEST_TAIL, Math.floor(size / TAIL_SHARE));
+  return Math.min(size, Math.max(SMALLEST_TAIL, share));
 }
 
 /** Whether an end record field is at its largest: the zip64 record must hold the value. */

@@ -6,11 +6,14 @@
  * window from a little before there on goes on from it: a member read in
  * increasing windows is decoded once. Decoding
  * stops past the directory's size; a read that reaches the member's end is
- * checked against its CRC-32, as is a whole stored member.
+ * checked against its CRC-32, as is a whole stored member. Members read
+ * together (a `Promise.all` of them) that lie close in the archive come in
+ * one request, each local header still checked on its own bytes.
  *
  * @module
  */
 
+import { coalescing } from "../coalesced_reads.ts";
 import type { ByteSource } from "../source.ts";
 import type { ZipEntry } from "./central_directory.ts";
 import { crc32 } from "./crc32.ts";
@@ -77,11 +80,16 @@ export class ZipArchive {
   /** Decoders where reads stopped, oldest first. */
   readonly #cursors = new Map<ZipEntry, Cursor>();
 
+  /** What holds the archive; member reads asked in one turn come merged (coalesced_reads.ts). */
+  readonly source: ByteSource;
+
   /**
    * @param source what holds the archive
    * @param path the archive's path in `source`
    */
-  constructor(readonly source: ByteSource, readonly path: string) {}
+  constructor(source: ByteSource, readonly path: string) {
+    this.source = coalescing(source, path);
+  }
 
   /**
    * The uncompressed bytes `start`..`end` of `entry` (within its size), in
