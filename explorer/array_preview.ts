@@ -13,9 +13,8 @@
 import * as zarr from "zarrita";
 import { getArray, zarrStore } from "../zarr.ts";
 import { netcdfStore } from "../netcdf.ts";
-import type { ByteSource as ArraySource } from "../zarr.ts";
-import type { ByteSource } from "../zip.ts";
-import type { RepoFs } from "../mod.ts";
+import type { ByteSource } from "../zarr.ts";
+import type { ReadOnlyTree } from "../mod.ts";
 import { cellText, el, table } from "./dom.ts";
 import { drawField, drawLine } from "./plot.ts";
 
@@ -35,9 +34,9 @@ interface Variable {
 /** Where the values are read: the source and the root `getArray` takes. */
 interface Place {
   /** What `getArray` reads through: the pool for a dataset's file, else the source. */
-  reader: ArraySource;
-  /** The file's source, or the dataset for a Zarr folder. */
-  source: ByteSource;
+  reader: ByteSource;
+  /** The file's tree, or the dataset for a Zarr folder. */
+  source: ReadOnlyTree;
   root: string;
   /** Whether the root is one file (HDF5/NetCDF) rather than a Zarr folder. */
   file: boolean;
@@ -86,7 +85,7 @@ export async function showArrays(
 async function listVariables(place: Place): Promise<Variable[]> {
   const store = place.file
     ? netcdfStore(place.source, place.root)
-    : zarrStore(place.source as RepoFs, place.root);
+    : zarrStore(place.source, place.root);
   const found: Variable[] = [];
   const consolidated = await zarr.withConsolidatedMetadata(store).catch(() =>
     undefined
@@ -116,9 +115,8 @@ async function listVariables(place: Place): Promise<Variable[]> {
 
 /** The arrays of a Zarr folder without consolidated metadata. */
 async function arrayPaths(place: Place): Promise<string[]> {
-  const fs = place.source as RepoFs;
   const prefix = place.root === "" ? "" : `${place.root}/`;
-  return (await fs.find(place.root))
+  return (await place.source.find(place.root))
     .filter((p) => /(^|\/)(\.zarray|zarr\.json)$/.test(p))
     .map((p) =>
       `/${p.slice(prefix.length).replace(/\/?(\.zarray|zarr\.json)$/, "")}`

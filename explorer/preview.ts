@@ -8,8 +8,7 @@
 
 /// <reference lib="dom" />
 
-import type { FileInfo, RepoFs, RepoFsPool } from "../mod.ts";
-import type { ZipTree } from "../zip.ts";
+import type { FileInfo, ReadOnlyTree, RepoFs, RepoFsPool } from "../mod.ts";
 import type { ByteMeter } from "./byte_meter.ts";
 import { el } from "./dom.ts";
 import { kindOf } from "./file_kind.ts";
@@ -82,14 +81,14 @@ export async function preview(
 /** The preview of file `path` of `source` by its kind. */
 function showFile(
   view: HTMLElement,
-  source: RepoFs | ZipTree,
+  source: ReadOnlyTree,
   path: string,
   context: PreviewContext,
   inDataset: boolean,
 ): Promise<void> {
   const showMember = async (
     memberView: HTMLElement,
-    tree: ZipTree,
+    tree: ReadOnlyTree,
     member: string,
   ) => {
     try {

@@ -12,9 +12,9 @@
 import { IsADirectoryError } from "../base/errors.ts";
 import type { FileInfo } from "../base/types.ts";
 import { normalizePath } from "../tree/paths.ts";
-import type { FindOptions } from "../tree/read_only_tree.ts";
+import type { FindOptions, ReadOnlyTree } from "../tree/read_only_tree.ts";
 import type { RepoFs } from "../repo_fs.ts";
-import { type ReadOptions, type RepoFile, repoFile } from "../repo_file.ts";
+import { type RepoFile, repoFile } from "../repo_file.ts";
 import { ZipTree } from "../formats/zip/zip_tree.ts";
 import { ZipFormatError } from "../formats/zip/zip_format_error.ts";
 import type { Context } from "./context.ts";
@@ -98,20 +98,21 @@ export class ArchiveView implements Browsable {
   /** A file opened for reading; a zip member's whole reads check its CRC-32. */
   async open(path: string): Promise<RepoFile> {
     const { tree, inner, prefix } = this.#where(path);
-    if (tree instanceof ZipTree) {
-      const member = await within(prefix, tree.open(inner));
-      return repoFile(
-        path,
-        member.size,
-        (options) => member.read(options),
-        (options) => member.stream(options),
-      );
-    }
-    return await tree.open(inner);
+    if (!(tree instanceof ZipTree)) return await this.dataset.open(inner);
+    const member = await within(prefix, tree.open(inner));
+    return repoFile(
+      path,
+      member.size,
+      (options) => member.read(options),
+      (options) => member.stream(options),
+    );
   }
 
   /** The bytes of a file, or `start`..`end` of it. */
-  catFile(path: string, options: ReadOptions = {}): Promise<Uint8Array> {
+  catFile(
+    path: string,
+    options: { start?: number; end?: number; signal?: AbortSignal } = {},
+  ): Promise<Uint8Array> {
     const { tree, inner, prefix } = this.#where(path);
     return within(prefix, tree.catFile(inner, options));
   }
@@ -130,14 +131,13 @@ export class ArchiveView implements Browsable {
   /** The tree that holds `path`, the path in it, and how to name its entries. */
   #where(path: string) {
     const { archives, inner } = splitArchivePath(path);
-    let tree: RepoFs | ZipTree = this.dataset;
+    let tree: ReadOnlyTree = this.dataset;
     let prefix = "";
     for (const archive of archives) {
       const key = normalizePath(archive);
-      const source: RepoFs | ZipTree = tree;
       prefix += `${key}${SEPARATOR}`;
       tree = this.#trees.get(prefix) ??
-        this.#trees.set(prefix, new ZipTree(source, key)).get(prefix)!;
+        this.#trees.set(prefix, new ZipTree(tree, key)).get(prefix)!;
     }
     const root = prefix.slice(0, -1);
     const named = (entry: FileInfo): FileInfo => ({
