@@ -19,7 +19,8 @@
 // fsspec's HTTPFileSystem; ~10 min, --quick ~2 min):
 //   deno run --allow-net --allow-read --allow-write --allow-env --allow-run bench/peers.ts [--quick]
 // Options: --reps=3, --steps=150, --members=1600, --rows=3000000 (--quick:
-// 30, 400, 600000); --pools=2,4,8 times only cold pools of those sizes on
+// 30, 400, 600000); --only=netcdf,zip,parquet runs (and writes the files
+// of) only the workloads of those formats; --pools=2,4,8 times only cold pools of those sizes on
 // the whole NetCDF4 variable against download + h5py; --python=PATH, a
 // python3 with h5py, numpy, fsspec and aiohttp (netCDF4 too, or the file
 // is written as plain HDF5 by h5py).
@@ -55,6 +56,7 @@ const ROWS = countFlag("rows", QUICK ? 600_000 : 3_000_000);
 const POOLS = flag("pools", "").split(",").filter(Boolean).map(Number);
 const MANY = Math.min(200, MEMBERS >> 1);
 const PYTHON = flag("python", "/usr/bin/python3");
+const ONLY = new Set(flag("only", "netcdf,zip,parquet").split(","));
 const MiB = 2 ** 20;
 
 /**
@@ -265,10 +267,12 @@ function parquet(
 
 async function makeFiles() {
   const started = performance.now();
-  await writeNetcdf(dir, STEPS, PYTHON);
+  if (ONLY.has("netcdf") || POOLS.length > 0) {
+    await writeNetcdf(dir, STEPS, PYTHON);
+  }
   if (POOLS.length > 0) return undefined;
-  const zip = await writeZip(dir, MEMBERS, PYTHON);
-  const x = await writeParquetFile(dir, ROWS);
+  const zip = ONLY.has("zip") ? await writeZip(dir, MEMBERS, PYTHON) : null;
+  const x = ONLY.has("parquet") ? await writeParquetFile(dir, ROWS) : null;
   console.log(
     `files written in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -392,30 +396,52 @@ async function compareAll(): Promise<void> {
   const middle = Math.floor(groups / 2) * ROW_GROUP;
   const end = Math.min(ROWS, middle + ROW_GROUP);
   const firstBlob = (MEMBERS - MANY) >> 1;
-  const blobs = zip.blobs.slice(firstBlob, firstBlob + MANY);
   const step = STEPS >> 1;
   const [lat, lon] = [GRID[0] >> 1, GRID[1] >> 1];
   const workloads = [
-    netcdf("NetCDF4, one time step", [step, null, null], "nc_step", { step }),
-    netcdf(`NetCDF4, whole variable (${STEPS} chunks)`, null, "nc_whole", {}),
-    netcdf("NetCDF4, a point's time series", [null, lat, lon], "nc_point", {
-      lat,
-      lon,
-    }),
-    zipMembers("zip, one member", [ZIP_TARGET], zip.target.length),
-    zipMembers(`zip, ${MANY} of ${MEMBERS + 1} members`, blobs, MANY * 65_536),
-    parquet(
-      "Parquet, one column chunk",
-      [middle, end],
-      middle / ROW_GROUP,
-      sum(x.subarray(middle, end)),
-    ),
-    parquet(
-      `Parquet, one column, ${groups} row groups`,
-      [0, ROWS],
-      null,
-      sum(x),
-    ),
+    ...(ONLY.has("netcdf")
+      ? [
+        netcdf("NetCDF4, one time step", [step, null, null], "nc_step", {
+          step,
+        }),
+        netcdf(
+          `NetCDF4, whole variable (${STEPS} chunks)`,
+          null,
+          "nc_whole",
+          {},
+        ),
+        netcdf("NetCDF4, a point's time series", [null, lat, lon], "nc_point", {
+          lat,
+          lon,
+        }),
+      ]
+      : []),
+    ...(zip
+      ? [
+        zipMembers("zip, one member", [ZIP_TARGET], zip.target.length),
+        zipMembers(
+          `zip, ${MANY} of ${MEMBERS + 1} members`,
+          zip.blobs.slice(firstBlob, firstBlob + MANY),
+          MANY * 65_536,
+        ),
+      ]
+      : []),
+    ...(x
+      ? [
+        parquet(
+          "Parquet, one column chunk",
+          [middle, end],
+          middle / ROW_GROUP,
+          sum(x.subarray(middle, end)),
+        ),
+        parquet(
+          `Parquet, one column, ${groups} row groups`,
+          [0, ROWS],
+          null,
+          sum(x),
+        ),
+      ]
+      : []),
   ];
   const summary: (string | number)[][] = [];
   for (const workload of workloads) {
