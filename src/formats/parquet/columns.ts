@@ -7,11 +7,7 @@
  */
 
 import type { DecodedArray, SchemaElement } from "hyparquet";
-import type {
-  ParquetColumn,
-  ParquetColumns,
-  ParquetPart,
-} from "./parquet_decoders.ts";
+import type { ParquetColumn, ParquetColumns } from "./parquet_decoders.ts";
 
 type Typed = Exclude<ParquetColumn, unknown[]>;
 const TYPED = [
@@ -24,25 +20,27 @@ const TYPED = [
 ];
 
 /**
- * The columns of consecutive parts (maps or records of column name to
- * values, all with the same columns in the same order), each joined.
+ * The columns of consecutive parts (all with the same columns in the
+ * same order), each joined.
  */
-export function joinColumns(
-  parts: (Map<string, DecodedArray> | ParquetPart)[],
-): ParquetColumns {
-  const records = parts.map((part) =>
-    part instanceof Map ? Object.fromEntries(part) : part as ParquetColumns
-  );
-  const names = Object.keys(records[0] ?? {});
+export function joinColumns(parts: ParquetColumns[]): ParquetColumns {
+  const names = Object.keys(parts[0] ?? {});
   return Object.fromEntries(
-    names.map((name) => [name, join(records.map((r) => r[name]))]),
+    names.map((name) => [name, joinValues(parts.map((part) => part[name]))]),
   );
 }
 
-function join(pieces: ArrayLike<unknown>[]): ParquetColumn {
+/**
+ * Pieces of values as one: a typed array where every piece is one of the
+ * same kind, else an array.
+ */
+export function joinValues(pieces: ArrayLike<unknown>[]): ParquetColumn {
   const kind = TYPED.find((type) =>
     pieces.every((piece) => piece instanceof type)
   );
+  if (pieces.length === 1 && (kind || Array.isArray(pieces[0]))) {
+    return pieces[0] as ParquetColumn;
+  }
   if (kind === undefined) {
     return pieces.flatMap((piece) => Array.from(piece));
   }
@@ -59,22 +57,30 @@ function join(pieces: ArrayLike<unknown>[]): ParquetColumn {
 /**
  * A top-level column's values as the typed array of its numeric type when
  * every one is a number (or bigint): `element` is the column's schema
- * element. Other values (nulls, a repeated column's lists) as they are.
+ * element. Other values (nulls, a repeated column's lists) as an array.
  */
 export function typedColumn(
   element: SchemaElement,
   values: DecodedArray,
-): DecodedArray {
+): ParquetColumn {
   const kind = numericKind(element);
-  if (kind === undefined || values instanceof kind) return values;
-  const all = values as ArrayLike<unknown>;
-  const big = kind === BigInt64Array || kind === BigUint64Array;
-  for (let i = 0; i < all.length; i++) {
-    if (big ? typeof all[i] !== "bigint" : typeof all[i] !== "number") {
-      return values;
+  if (TYPED.some((type) => values instanceof type)) {
+    if (kind === undefined || values instanceof kind) {
+      return values as ParquetColumn;
     }
   }
-  return (kind as typeof Float64Array).from(all as ArrayLike<number>);
+  const all = values as ArrayLike<unknown>;
+  if (kind !== undefined) {
+    const big = kind === BigInt64Array || kind === BigUint64Array;
+    let numbers = true;
+    for (let i = 0; i < all.length && numbers; i++) {
+      numbers = big ? typeof all[i] === "bigint" : typeof all[i] === "number";
+    }
+    if (numbers) {
+      return (kind as typeof Float64Array).from(all as ArrayLike<number>);
+    }
+  }
+  return Array.isArray(values) ? values : Array.from(all);
 }
 
 function numericKind(element: SchemaElement) {

@@ -5,21 +5,16 @@
  * @module
  */
 
-import type {
-  AsyncRowGroup,
-  Compressors,
-  DecodedArray,
-  FileMetaData,
-} from "hyparquet";
+import type { AsyncRowGroup, Compressors, FileMetaData } from "hyparquet";
 import { parquetSchema } from "hyparquet";
 import { compressors, decompressZstd } from "hyparquet-compressors";
 import { readColumn } from "hyparquet/src/column.js";
 import { getTreePath } from "hyparquet/src/schema.js";
 import { assembleAsync } from "hyparquet/src/rowgroup.js";
-import { flatten } from "hyparquet/src/utils.js";
 import { decimals, PARSERS, rawElement } from "./column_types.ts";
-import { typedColumn } from "./columns.ts";
+import { joinValues, typedColumn } from "./columns.ts";
 import { impossiblePage } from "./page_check.ts";
+import type { ParquetColumn, ParquetColumns } from "./parquet_decoders.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
 import type { GroupPart } from "./read_plan.ts";
 
@@ -49,9 +44,6 @@ const BOUNDED: Compressors = Object.fromEntries(
   }]),
 );
 
-/** A top-level column's values for the asked rows of one row group. */
-export type GroupColumns = Map<string, DecodedArray>;
-
 /**
  * The asked rows of row group `part`, one array per top-level column in
  * file order, from its chunks' bytes (`bytes[i]` for `part.chunks[i]`).
@@ -64,7 +56,7 @@ export async function decodeGroup(
   metadata: FileMetaData,
   part: GroupPart,
   bytes: Uint8Array[],
-): Promise<GroupColumns> {
+): Promise<ParquetColumns> {
   const schema = parquetSchema(metadata);
   const rowGroup = part.index;
   const asyncColumns = part.chunks.map((chunk, i) => {
@@ -107,14 +99,14 @@ export async function decodeGroup(
   );
   // Every nested column's assembly settles before the first failure is thrown.
   await Promise.allSettled(assembled.asyncColumns.map((c) => c.data));
-  const columns: GroupColumns = new Map();
+  const columns: ParquetColumns = {};
   for (const { pathInSchema, data } of assembled.asyncColumns) {
     const column = pathInSchema[0];
-    let values: DecodedArray;
+    let values: ParquetColumn;
     let skipped: number;
     try {
       const pages = await data;
-      values = flatten(pages.data);
+      values = joinValues(pages.data);
       skipped = pages.skipped;
     } catch (error) {
       throw decodeError(path, error, { column, rowGroup });
@@ -134,8 +126,12 @@ export async function decodeGroup(
     }
     const element = schema.children.find((c) => c.element.name === column)!
       .element;
-    const rows = values.slice(selectStart - skipped, selectEnd - skipped);
-    columns.set(column, typedColumn(element, rows));
+    const whole = selectStart === skipped &&
+      selectEnd - skipped === values.length;
+    const rows = whole
+      ? values
+      : values.slice(selectStart - skipped, selectEnd - skipped);
+    columns[column] = typedColumn(element, rows);
   }
   return columns;
 }

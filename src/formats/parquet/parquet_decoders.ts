@@ -20,8 +20,6 @@ export interface ParquetPartRequest {
   rowStart: number;
   /** Last row (of the file), exclusive. */
   rowEnd: number;
-  /** Whether to answer with columns rather than rows. */
-  columnar?: boolean;
 }
 
 /** Rows as objects keyed by column name. */
@@ -61,14 +59,14 @@ export type ParquetColumn =
  */
 export type ParquetColumns = Record<string, ParquetColumn>;
 
-/** What one part of a read gives: rows, or columns when it asked `columnar`. */
-export type ParquetPart = ParquetRows | ParquetColumns;
+/** What one part of a read gives: its columns, typed arrays moved back from a worker; rows are built by the caller. */
+export type ParquetPart = ParquetColumns;
 
 /** Reads and decodes parts of Parquet files off the calling thread. */
 export interface ParquetDecoder {
   /** How many parts can be decoded at once, one per worker. */
   readonly workers: number;
-  /** The rows (or columns) of one part, read and decoded by one worker. */
+  /** The columns of one part, read and decoded by one worker. */
   read(
     request: ParquetPartRequest,
     options?: { signal?: AbortSignal },

@@ -5,7 +5,7 @@
  */
 
 import type { ByteSource } from "../source.ts";
-import type { ParquetRows } from "./parquet_decoders.ts";
+import type { ParquetColumns, ParquetRows } from "./parquet_decoders.ts";
 import { type ReadParquetOptions, readParts } from "./read_parts.ts";
 
 export type { ReadParquetOptions };
@@ -66,6 +66,26 @@ export async function readParquet(
   path: string,
   options: ReadParquetOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const { parts } = await readParts(source, path, options, false);
-  return (parts as ParquetRows[]).flat();
+  const { parts } = await readParts(source, path, options, rowsOf);
+  const rows: ParquetRows = new Array(
+    parts.reduce((sum, part) => sum + part.length, 0),
+  );
+  let at = 0;
+  for (const part of parts) {
+    for (const row of part) rows[at++] = row;
+  }
+  return rows;
+}
+
+/** One object per row of `columns` (all of one length), keys in their order. */
+function rowsOf(columns: ParquetColumns): ParquetRows {
+  const entries = Object.entries(columns);
+  const count = entries[0]?.[1].length ?? 0;
+  const rows: ParquetRows = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const row: Record<string, unknown> = {};
+    for (const [name, values] of entries) row[name] = values[i];
+    rows[i] = row;
+  }
+  return rows;
 }
