@@ -13,15 +13,19 @@
 // in one long-lived /usr/bin/python3 (bench/peers_read.py), each read cold
 // (a new HTTPFileSystem and session). Every side, ours and the peers, is
 // measured `--reps` times, the sides alternated; medians; every read's
-// values are checked.
+// values are checked. Parquet is read twice over by ours: as rows
+// (`readParquet`, one object per row, as hyparquet's peers build them) and
+// as columns (`readParquetColumns`, the sides named "columns: ", as pyarrow
+// builds them); the summary gives a row for each.
 //
 // Command (from the repository root; needs Debian's python3-aiohttp for
 // fsspec's HTTPFileSystem; ~10 min, --quick ~2 min):
 //   deno run --allow-net --allow-read --allow-write --allow-env --allow-run bench/peers.ts [--quick]
 // Options: --reps=3, --steps=150, --members=1600, --rows=3000000 (--quick:
 // 30, 400, 600000); --only=netcdf,zip,parquet runs (and writes the files
-// of) only the workloads of those formats; --pools=2,4,8 times only cold pools of those sizes on
-// the whole NetCDF4 variable against download + h5py; --python=PATH, a
+// of) only the workloads of those formats; --pools=2,4,8 times only cold
+// pools of those sizes on the whole NetCDF4 variable against download +
+// h5py; --python=PATH, a
 // python3 with h5py, numpy, fsspec and aiohttp (netCDF4 too, or the file
 // is written as plain HDF5 by h5py).
 
@@ -46,7 +50,7 @@ import {
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
 import { zipTree } from "../zip.ts";
-import { readParquet } from "../parquet.ts";
+import { readParquet, readParquetColumns } from "../parquet.ts";
 
 const QUICK = Deno.args.includes("--quick");
 const REPS = countFlag("reps", 3);
@@ -77,6 +81,8 @@ interface Workload {
   expected?: number;
   /** Our read on any source. */
   ours: (source: RepoFs | RepoFsPool) => Promise<number>;
+  /** Parquet: our read as columns (`readParquetColumns`), no object per row. */
+  columns?: (source: RepoFs | RepoFsPool) => Promise<number>;
   peers: Side[];
   /** Peers that cannot run here, with why. */
   missing?: string;
@@ -220,6 +226,11 @@ function parquet(
     expected,
     ours: async (source) =>
       sumRows(await readParquet(source, "big.parquet", options)),
+    columns: async (source) =>
+      sum(
+        (await readParquetColumns(source, "big.parquet", options))
+          .x as Float64Array,
+      ),
     peers: [
       {
         name: "hyparquet's URL reader",
@@ -320,21 +331,28 @@ async function measure(sides: Side[], expected: number): Promise<Measured[]> {
 }
 
 function ourSides(workload: Workload, warm: RepoFsPool, workers = 2): Side[] {
-  return [
-    { name: "`RepoFs` cold", kind: "ours", read: () => workload.ours(fresh()) },
+  const sides = (
+    how: string,
+    read: (source: RepoFs | RepoFsPool) => Promise<number>,
+  ): Side[] => [
+    { name: `${how}\`RepoFs\` cold`, kind: "ours", read: () => read(fresh()) },
     {
-      name: `pool of ${workers} cold`,
+      name: `${how}pool of ${workers} cold`,
       kind: "pool",
       read: async () => {
         await using pool = new RepoFsPool(fresh(), { workers });
-        return await workload.ours(pool);
+        return await read(pool);
       },
     },
     {
-      name: `pool of ${workers} warm`,
+      name: `${how}pool of ${workers} warm`,
       kind: "pool",
-      read: () => workload.ours(warm),
+      read: () => read(warm),
     },
+  ];
+  return [
+    ...sides("", workload.ours),
+    ...(workload.columns ? sides("columns: ", workload.columns) : []),
   ];
 }
 
@@ -448,12 +466,24 @@ async function compareAll(): Promise<void> {
     const expected = workload.expected ?? await workload.ours(fresh());
     await using warm = new RepoFsPool(fresh(), { workers: 2 });
     await workload.ours(warm);
-    const rows = await measure(
-      [...ourSides(workload, warm), ...workload.peers],
-      expected,
-    );
+    await workload.columns?.(warm);
+    const sides = ourSides(workload, warm);
+    const rows = await measure([...sides, ...workload.peers], expected);
     detail(workload.name, rows, sizes[workload.file]);
-    summary.push(summaryRow(workload, rows));
+    const peers = rows.slice(sides.length);
+    summary.push(
+      summaryRow(workload.name, rows.slice(0, 3), peers, workload.missing),
+    );
+    if (workload.columns) {
+      summary.push(
+        summaryRow(
+          `${workload.name}, \`readParquetColumns\``,
+          rows.slice(3, 6),
+          peers,
+          workload.missing,
+        ),
+      );
+    }
   }
   console.log(
     `\n${
@@ -475,24 +505,29 @@ async function compareAll(): Promise<void> {
 }
 
 /** The issue's row: ours, the best peer by range and of all, the pool. */
-function summaryRow(workload: Workload, rows: Measured[]): (string | number)[] {
+function summaryRow(
+  name: string,
+  [cold, poolCold, poolWarm]: Measured[],
+  peers: Measured[],
+  missing?: string,
+): (string | number)[] {
   const ms = (row: Measured) => median(row.ms);
-  const ours = ms(rows[0]);
+  const ours = ms(cold);
   const best = (kinds: Side["kind"][]) =>
-    rows.filter((row) => kinds.includes(row.side.kind))
+    peers.filter((row) => kinds.includes(row.side.kind))
       .reduce((a, b) => ms(a) <= ms(b) ? a : b);
   const range = best(["range"]);
   const all = best(["range", "download"]);
   const ratio = (row: Measured) => `${(ours / ms(row)).toFixed(2)}×`;
   return [
-    workload.name,
+    name,
     ours.toFixed(0),
     `${range.side.name}, ${ms(range).toFixed(0)}${
-      workload.missing ? ` (${workload.missing})` : ""
+      missing ? ` (${missing})` : ""
     }`,
     ratio(range),
     all === range ? "same" : `${all.side.name}, ${ms(all).toFixed(0)}`,
     ratio(all),
-    `${ms(rows[1]).toFixed(0)} / ${ms(rows[2]).toFixed(0)}`,
+    `${ms(poolCold).toFixed(0)} / ${ms(poolWarm).toFixed(0)}`,
   ];
 }
