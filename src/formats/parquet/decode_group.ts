@@ -5,16 +5,21 @@
  * @module
  */
 
-import type { AsyncRowGroup, Compressors, FileMetaData } from "hyparquet";
+import type {
+  AsyncRowGroup,
+  Compressors,
+  DecodedArray,
+  FileMetaData,
+} from "hyparquet";
 import { parquetSchema } from "hyparquet";
 import { compressors, decompressZstd } from "hyparquet-compressors";
 import { readColumn } from "hyparquet/src/column.js";
 import { getTreePath } from "hyparquet/src/schema.js";
 import { assembleAsync } from "hyparquet/src/rowgroup.js";
 import { decimals, PARSERS, rawElement } from "./column_types.ts";
-import { joinValues, typedColumn } from "./columns.ts";
+import { columnValues } from "./columns.ts";
 import { impossiblePage } from "./page_check.ts";
-import type { ParquetColumn, ParquetColumns } from "./parquet_decoders.ts";
+import type { ParquetColumns } from "./parquet_decoders.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
 import type { GroupPart } from "./read_plan.ts";
 
@@ -102,36 +107,35 @@ export async function decodeGroup(
   const columns: ParquetColumns = {};
   for (const { pathInSchema, data } of assembled.asyncColumns) {
     const column = pathInSchema[0];
-    let values: ParquetColumn;
+    let pages: DecodedArray[];
     let skipped: number;
     try {
-      const pages = await data;
-      values = joinValues(pages.data);
-      skipped = pages.skipped;
+      ({ data: pages, skipped } = await data);
     } catch (error) {
       throw decodeError(path, error, { column, rowGroup });
     }
+    const count = pages.reduce((sum, page) => sum + page.length, 0);
     const { selectStart, selectEnd, groupRows } = part;
     if (
-      skipped > selectStart || skipped + values.length < selectEnd ||
-      skipped + values.length > groupRows
+      skipped > selectStart || skipped + count < selectEnd ||
+      skipped + count > groupRows
     ) {
       throw new ParquetFormatError(
         path,
         `its values cover rows ${skipped}..${
-          skipped + values.length
+          skipped + count
         } of a row group of ${groupRows} rows`,
         { column, rowGroup },
       );
     }
     const element = schema.children.find((c) => c.element.name === column)!
       .element;
-    const whole = selectStart === skipped &&
-      selectEnd - skipped === values.length;
-    const rows = whole
-      ? values
-      : values.slice(selectStart - skipped, selectEnd - skipped);
-    columns[column] = typedColumn(element, rows);
+    columns[column] = columnValues(
+      element,
+      pages,
+      selectStart - skipped,
+      selectEnd - skipped,
+    );
   }
   return columns;
 }
