@@ -1,5 +1,5 @@
 /**
- * Row groups fetched all at once and decoded one by one as they arrive,
+ * Row groups fetched all at once and each decoded as it arrives,
  * with nothing left running or unobserved when one fails.
  *
  * @module
@@ -13,10 +13,10 @@ const GAP = 8 << 10;
 
 /**
  * `decode` of every part, in order. Every part's chunks are requested at
- * once, and each part is decoded as soon as its bytes (and those before
- * it) are in. On the first failure `stop` is aborted, which ends the
- * fetches still running when `file` reads with its signal, every fetch is
- * let settle, and the failure is thrown.
+ * once, and each part is decoded as soon as its bytes are in, whichever
+ * comes first. On the first failure `stop` is aborted, which ends the
+ * fetches still running when `file` reads with its signal, every part is
+ * let settle, and that failure is thrown.
  */
 export async function readGroups<T>(
   file: ParquetBuffer,
@@ -24,19 +24,19 @@ export async function readGroups<T>(
   decode: (part: GroupPart, bytes: Uint8Array[]) => Promise<T>,
   stop: AbortController,
 ): Promise<T[]> {
-  const fetches = parts.map((part) => fetchGroup(file, part));
-  for (const fetch of fetches) fetch.catch(() => {});
-  const results: T[] = [];
-  try {
-    for (let i = 0; i < parts.length; i++) {
-      results.push(await decode(parts[i], await fetches[i]));
-    }
-  } catch (error) {
-    stop.abort(error);
-    await Promise.allSettled(fetches);
-    throw error;
-  }
-  return results;
+  let failure: { error: unknown } | undefined;
+  const decoded = parts.map((part) =>
+    fetchGroup(file, part).then((bytes) => decode(part, bytes)).catch(
+      (error) => {
+        failure ??= { error };
+        stop.abort(error);
+        throw error;
+      },
+    )
+  );
+  await Promise.allSettled(decoded);
+  if (failure) throw failure.error;
+  return await Promise.all(decoded);
 }
 
 /** The bytes of each of `part`'s chunks, near ones fetched in one range. */
