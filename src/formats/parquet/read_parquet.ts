@@ -66,26 +66,23 @@ export async function readParquet(
   path: string,
   options: ReadParquetOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const { parts } = await readParts(source, path, options, rowsOf);
-  const rows: ParquetRows = new Array(
-    parts.reduce((sum, part) => sum + part.length, 0),
-  );
-  let at = 0;
-  for (const part of parts) {
-    for (const row of part) rows[at++] = row;
-  }
+  let rows: ParquetRows = [];
+  await readParts(source, path, options, (columns, at, total) => {
+    if (rows.length < total) rows = new Array(total);
+    addRows(rows, at, columns);
+  });
   return rows;
 }
 
-/** One object per row of `columns` (all of one length), keys in their order. */
-function rowsOf(columns: ParquetColumns): ParquetRows {
-  const entries = Object.entries(columns);
-  const count = entries[0]?.[1].length ?? 0;
-  const rows: ParquetRows = new Array(count);
+/** One object per row of `columns` (all of one length) into `rows` from `at`, keys in their order. */
+function addRows(rows: ParquetRows, at: number, columns: ParquetColumns) {
+  const names = Object.keys(columns);
+  const values = names.map((name) => columns[name]);
+  const count = values[0]?.length ?? 0;
+  // Indexed loops: a for-of over entries here costs ~10x.
   for (let i = 0; i < count; i++) {
     const row: Record<string, unknown> = {};
-    for (const [name, values] of entries) row[name] = values[i];
-    rows[i] = row;
+    for (let c = 0; c < names.length; c++) row[names[c]] = values[c][i];
+    rows[at + i] = row;
   }
-  return rows;
 }

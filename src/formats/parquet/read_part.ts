@@ -20,6 +20,16 @@ import { readGroups } from "./read_groups.ts";
 import { planRead, type ReadRequest } from "./read_plan.ts";
 
 /**
+ * What a read makes of the columns of one part, as it is decoded: `at` is
+ * the index of its first row among the `total` rows read.
+ */
+export type EachPart<T> = (
+  columns: ParquetColumns,
+  at: number,
+  total: number,
+) => T;
+
+/**
  * `each` of the columns of every row group holding rows
  * `rowStart`..`rowEnd` of `file` (whose footer gave `metadata`), in file
  * order, called as each group is decoded, fetching only the asked
@@ -31,13 +41,19 @@ export async function readLocal<T>(
   metadata: FileMetaData,
   request: ReadRequest,
   stop: AbortController,
-  each: (columns: ParquetColumns) => T,
+  each: EachPart<T>,
 ): Promise<T[]> {
   const parts = planRead(metadata, request, path, dataEnd(file, metadata));
+  const { rowStart, rowEnd } = request;
   return await readGroups(
     file,
     parts,
-    async (part, bytes) => each(await decodeGroup(path, metadata, part, bytes)),
+    async (part, bytes) =>
+      each(
+        await decodeGroup(path, metadata, part, bytes),
+        part.groupStart + part.selectStart - rowStart,
+        rowEnd - rowStart,
+      ),
     stop,
   );
 }

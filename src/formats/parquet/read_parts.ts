@@ -16,7 +16,7 @@ import {
   parquetDecoderOf,
   type ParquetPartRequest,
 } from "./parquet_decoders.ts";
-import { dataEnd, readLocal } from "./read_part.ts";
+import { dataEnd, type EachPart, readLocal } from "./read_part.ts";
 import { planRead } from "./read_plan.ts";
 
 /**
@@ -59,7 +59,8 @@ export interface ReadParquetOptions {
 
 /**
  * `each` of the asked rows of file `path` in consecutive parts of columns,
- * called as each part is decoded, with the names of the columns read.
+ * called as each part is decoded (not in order), with the names of the
+ * columns read.
  * With a `RepoFsPool` each row group is a part read and decoded in a
  * worker (its typed arrays moved back, not copied), so that `each` runs
  * here while the workers decode the next; otherwise each row group is a
@@ -69,7 +70,7 @@ export async function readParts<T>(
   source: ByteSource,
   path: string,
   options: ReadParquetOptions,
-  each: (columns: ParquetColumns) => T,
+  each: EachPart<T>,
 ): Promise<{ names: string[]; parts: T[] }> {
   const { columns } = options;
   const stop = new AbortController();
@@ -116,7 +117,14 @@ export async function readParts<T>(
   }));
   return {
     names,
-    parts: await readAll(decoder, requests, each, signal, stop),
+    parts: await readAll(
+      decoder,
+      requests,
+      (columns, request) =>
+        each(columns, request.rowStart - rowStart, rowEnd - rowStart),
+      signal,
+      stop,
+    ),
   };
 }
 
@@ -127,15 +135,16 @@ export async function readParts<T>(
 async function readAll<T>(
   decoder: ParquetDecoder,
   requests: ParquetPartRequest[],
-  each: (columns: ParquetColumns) => T,
+  each: (columns: ParquetColumns, request: ParquetPartRequest) => T,
   signal: AbortSignal,
   stop: AbortController,
 ): Promise<T[]> {
   const reads = requests.map((request) =>
-    decoder.read(request, { signal }).then(each).catch((error) => {
-      stop.abort(error);
-      throw error;
-    })
+    decoder.read(request, { signal }).then((columns) => each(columns, request))
+      .catch((error) => {
+        stop.abort(error);
+        throw error;
+      })
   );
   await Promise.allSettled(reads);
   signal.throwIfAborted();
