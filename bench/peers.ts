@@ -20,7 +20,7 @@
 //
 // Command (from the repository root; needs Debian's python3-aiohttp for
 // fsspec's HTTPFileSystem; ~10 min, --quick ~2 min):
-//   deno run --allow-net --allow-read --allow-write --allow-env --allow-run bench/peers.ts [--quick]
+//   deno run --allow-net --allow-read --allow-write --allow-env --allow-run --v8-flags=--expose-gc bench/peers.ts [--quick]
 // Options: --reps=3, --steps=150, --members=1600, --rows=3000000 (--quick:
 // 30, 400, 600000); --only=netcdf,zip,parquet runs (and writes the files
 // of) only the workloads of those formats; --pools=2,4,8 times only cold
@@ -315,6 +315,8 @@ async function measure(sides: Side[], expected: number): Promise<Measured[]> {
   }));
   for (let rep = 0; rep < REPS; rep++) {
     for (const row of rows) {
+      // Each side starts on a collected heap, not on the garbage of the one before.
+      (globalThis as { gc?: () => void }).gc?.();
       await server.counters();
       const start = performance.now();
       const read = await row.side.read();
