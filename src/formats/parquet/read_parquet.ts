@@ -17,8 +17,9 @@ export type { ReadParquetOptions };
  * of a longer footer after), then the column chunks of the asked columns
  * in the row groups that hold the asked rows, all at once, decoding each
  * row group as it arrives. With a `RepoFsPool` each row group is fetched
- * and decoded in a worker, in parallel; the rows come back in file order
- * either way. Codecs: snappy, gzip, zstd, brotli, lz4.
+ * and decoded in a worker, in parallel, and its rows are built here from
+ * the typed arrays it moves back; the rows come in file order either way.
+ * Codecs: snappy, gzip, zstd, brotli, lz4.
  *
  * Values: `BYTE_ARRAY` and `FIXED_LEN_BYTE_ARRAY` columns are
  * `Uint8Array`s unless annotated `STRING`/`UTF8`, `ENUM` or `JSON` (then
