@@ -13,14 +13,19 @@
 // in one long-lived /usr/bin/python3 (bench/peers_read.py), each read cold
 // (a new HTTPFileSystem and session). Every side, ours and the peers, is
 // measured `--reps` times, the sides alternated; medians; every read's
-// values are checked.
+// values are checked. Parquet is read twice over by ours: as rows
+// (`readParquet`, one object per row, as hyparquet's peers build them) and
+// as columns (`readParquetColumns`, the sides named "columns: ", as pyarrow
+// builds them); the summary gives a row for each.
 //
 // Command (from the repository root; needs Debian's python3-aiohttp for
 // fsspec's HTTPFileSystem; ~10 min, --quick ~2 min):
-//   deno run --allow-net --allow-read --allow-write --allow-env --allow-run bench/peers.ts [--quick]
+//   deno run --allow-net --allow-read --allow-write --allow-env --allow-run --v8-flags=--expose-gc bench/peers.ts [--quick]
 // Options: --reps=3, --steps=150, --members=1600, --rows=3000000 (--quick:
-// 30, 400, 600000); --pools=2,4,8 times only cold pools of those sizes on
-// the whole NetCDF4 variable against download + h5py; --python=PATH, a
+// 30, 400, 600000); --only=netcdf,zip,parquet runs (and writes the files
+// of) only the workloads of those formats; --pools=2,4,8 times only cold
+// pools of those sizes on the whole NetCDF4 variable against download +
+// h5py; --python=PATH, a
 // python3 with h5py, numpy, fsspec and aiohttp (netCDF4 too, or the file
 // is written as plain HDF5 by h5py).
 
@@ -45,7 +50,7 @@ import {
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
 import { zipTree } from "../zip.ts";
-import { readParquet } from "../parquet.ts";
+import { readParquet, readParquetColumns } from "../parquet.ts";
 
 const QUICK = Deno.args.includes("--quick");
 const REPS = countFlag("reps", 3);
@@ -55,6 +60,7 @@ const ROWS = countFlag("rows", QUICK ? 600_000 : 3_000_000);
 const POOLS = flag("pools", "").split(",").filter(Boolean).map(Number);
 const MANY = Math.min(200, MEMBERS >> 1);
 const PYTHON = flag("python", "/usr/bin/python3");
+const ONLY = new Set(flag("only", "netcdf,zip,parquet").split(","));
 const MiB = 2 ** 20;
 
 /**
@@ -75,6 +81,8 @@ interface Workload {
   expected?: number;
   /** Our read on any source. */
   ours: (source: RepoFs | RepoFsPool) => Promise<number>;
+  /** Parquet: our read as columns (`readParquetColumns`), no object per row. */
+  columns?: (source: RepoFs | RepoFsPool) => Promise<number>;
   peers: Side[];
   /** Peers that cannot run here, with why. */
   missing?: string;
@@ -218,6 +226,11 @@ function parquet(
     expected,
     ours: async (source) =>
       sumRows(await readParquet(source, "big.parquet", options)),
+    columns: async (source) =>
+      sum(
+        (await readParquetColumns(source, "big.parquet", options))
+          .x as Float64Array,
+      ),
     peers: [
       {
         name: "hyparquet's URL reader",
@@ -265,10 +278,12 @@ function parquet(
 
 async function makeFiles() {
   const started = performance.now();
-  await writeNetcdf(dir, STEPS, PYTHON);
+  if (ONLY.has("netcdf") || POOLS.length > 0) {
+    await writeNetcdf(dir, STEPS, PYTHON);
+  }
   if (POOLS.length > 0) return undefined;
-  const zip = await writeZip(dir, MEMBERS, PYTHON);
-  const x = await writeParquetFile(dir, ROWS);
+  const zip = ONLY.has("zip") ? await writeZip(dir, MEMBERS, PYTHON) : null;
+  const x = ONLY.has("parquet") ? await writeParquetFile(dir, ROWS) : null;
   console.log(
     `files written in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -300,6 +315,8 @@ async function measure(sides: Side[], expected: number): Promise<Measured[]> {
   }));
   for (let rep = 0; rep < REPS; rep++) {
     for (const row of rows) {
+      // Each side starts on a collected heap, not on the garbage of the one before.
+      (globalThis as { gc?: () => void }).gc?.();
       await server.counters();
       const start = performance.now();
       const read = await row.side.read();
@@ -316,21 +333,28 @@ async function measure(sides: Side[], expected: number): Promise<Measured[]> {
 }
 
 function ourSides(workload: Workload, warm: RepoFsPool, workers = 2): Side[] {
-  return [
-    { name: "`RepoFs` cold", kind: "ours", read: () => workload.ours(fresh()) },
+  const sides = (
+    how: string,
+    read: (source: RepoFs | RepoFsPool) => Promise<number>,
+  ): Side[] => [
+    { name: `${how}\`RepoFs\` cold`, kind: "ours", read: () => read(fresh()) },
     {
-      name: `pool of ${workers} cold`,
+      name: `${how}pool of ${workers} cold`,
       kind: "pool",
       read: async () => {
         await using pool = new RepoFsPool(fresh(), { workers });
-        return await workload.ours(pool);
+        return await read(pool);
       },
     },
     {
-      name: `pool of ${workers} warm`,
+      name: `${how}pool of ${workers} warm`,
       kind: "pool",
-      read: () => workload.ours(warm),
+      read: () => read(warm),
     },
+  ];
+  return [
+    ...sides("", workload.ours),
+    ...(workload.columns ? sides("columns: ", workload.columns) : []),
   ];
 }
 
@@ -392,42 +416,76 @@ async function compareAll(): Promise<void> {
   const middle = Math.floor(groups / 2) * ROW_GROUP;
   const end = Math.min(ROWS, middle + ROW_GROUP);
   const firstBlob = (MEMBERS - MANY) >> 1;
-  const blobs = zip.blobs.slice(firstBlob, firstBlob + MANY);
   const step = STEPS >> 1;
   const [lat, lon] = [GRID[0] >> 1, GRID[1] >> 1];
   const workloads = [
-    netcdf("NetCDF4, one time step", [step, null, null], "nc_step", { step }),
-    netcdf(`NetCDF4, whole variable (${STEPS} chunks)`, null, "nc_whole", {}),
-    netcdf("NetCDF4, a point's time series", [null, lat, lon], "nc_point", {
-      lat,
-      lon,
-    }),
-    zipMembers("zip, one member", [ZIP_TARGET], zip.target.length),
-    zipMembers(`zip, ${MANY} of ${MEMBERS + 1} members`, blobs, MANY * 65_536),
-    parquet(
-      "Parquet, one column chunk",
-      [middle, end],
-      middle / ROW_GROUP,
-      sum(x.subarray(middle, end)),
-    ),
-    parquet(
-      `Parquet, one column, ${groups} row groups`,
-      [0, ROWS],
-      null,
-      sum(x),
-    ),
+    ...(ONLY.has("netcdf")
+      ? [
+        netcdf("NetCDF4, one time step", [step, null, null], "nc_step", {
+          step,
+        }),
+        netcdf(
+          `NetCDF4, whole variable (${STEPS} chunks)`,
+          null,
+          "nc_whole",
+          {},
+        ),
+        netcdf("NetCDF4, a point's time series", [null, lat, lon], "nc_point", {
+          lat,
+          lon,
+        }),
+      ]
+      : []),
+    ...(zip
+      ? [
+        zipMembers("zip, one member", [ZIP_TARGET], zip.target.length),
+        zipMembers(
+          `zip, ${MANY} of ${MEMBERS + 1} members`,
+          zip.blobs.slice(firstBlob, firstBlob + MANY),
+          MANY * 65_536,
+        ),
+      ]
+      : []),
+    ...(x
+      ? [
+        parquet(
+          "Parquet, one column chunk",
+          [middle, end],
+          middle / ROW_GROUP,
+          sum(x.subarray(middle, end)),
+        ),
+        parquet(
+          `Parquet, one column, ${groups} row groups`,
+          [0, ROWS],
+          null,
+          sum(x),
+        ),
+      ]
+      : []),
   ];
   const summary: (string | number)[][] = [];
   for (const workload of workloads) {
     const expected = workload.expected ?? await workload.ours(fresh());
     await using warm = new RepoFsPool(fresh(), { workers: 2 });
     await workload.ours(warm);
-    const rows = await measure(
-      [...ourSides(workload, warm), ...workload.peers],
-      expected,
-    );
+    await workload.columns?.(warm);
+    const sides = ourSides(workload, warm);
+    const rows = await measure([...sides, ...workload.peers], expected);
     detail(workload.name, rows, sizes[workload.file]);
-    summary.push(summaryRow(workload, rows));
+    const peers = rows.slice(sides.length);
+    summary.push(
+      summaryRow(workload.name, rows.slice(0, 3), peers, workload.missing),
+    );
+    if (workload.columns) {
+      summary.push(
+        summaryRow(
+          `${workload.name}, \`readParquetColumns\``,
+          rows.slice(3, 6),
+          peers,
+          workload.missing,
+        ),
+      );
+    }
   }
   console.log(
     `\n${
@@ -449,24 +507,29 @@ async function compareAll(): Promise<void> {
 }
 
 /** The issue's row: ours, the best peer by range and of all, the pool. */
-function summaryRow(workload: Workload, rows: Measured[]): (string | number)[] {
+function summaryRow(
+  name: string,
+  [cold, poolCold, poolWarm]: Measured[],
+  peers: Measured[],
+  missing?: string,
+): (string | number)[] {
   const ms = (row: Measured) => median(row.ms);
-  const ours = ms(rows[0]);
+  const ours = ms(cold);
   const best = (kinds: Side["kind"][]) =>
-    rows.filter((row) => kinds.includes(row.side.kind))
+    peers.filter((row) => kinds.includes(row.side.kind))
       .reduce((a, b) => ms(a) <= ms(b) ? a : b);
   const range = best(["range"]);
   const all = best(["range", "download"]);
   const ratio = (row: Measured) => `${(ours / ms(row)).toFixed(2)}×`;
   return [
-    workload.name,
+    name,
     ours.toFixed(0),
     `${range.side.name}, ${ms(range).toFixed(0)}${
-      workload.missing ? ` (${workload.missing})` : ""
+      missing ? ` (${missing})` : ""
     }`,
     ratio(range),
     all === range ? "same" : `${all.side.name}, ${ms(all).toFixed(0)}`,
     ratio(all),
-    `${ms(rows[1]).toFixed(0)} / ${ms(rows[2]).toFixed(0)}`,
+    `${ms(poolCold).toFixed(0)} / ${ms(poolWarm).toFixed(0)}`,
   ];
 }

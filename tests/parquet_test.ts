@@ -154,6 +154,18 @@ Deno.test("readParquet: one column of one row group is two GETs: the file's last
   strictEqual(fetched, chunk + 64 * 1024);
 });
 
+Deno.test("readParquet: every column of every row group is one GET after the footer's, neighbouring chunks fetched as one range", async () => {
+  const { content, expected } = await fixture(FILES[0]);
+  await using emu = await startEmulator({ files: { "a.parquet": content } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await fs.info("a.parquet");
+  emu.resetCounters();
+  const rows = await readParquet(fs, "a.parquet");
+  deepStrictEqual(sums(rows), expected.sums);
+  ok(expected.rowGroups.length > 1);
+  strictEqual(emu.counters.storeGets, 2);
+});
+
 Deno.test("readParquet: a pool of 2 decodes row groups in its workers and gives the same rows", async () => {
   const { content } = await fixture(FILES[1]);
   await using emu = await startEmulator({ files: { "a.parquet": content } });

@@ -102,7 +102,7 @@ async function run(job: number, work: () => Promise<FromWorker>) {
       ? answer.part.data
       : answer.type === "raster"
       ? answer.raster.data
-      : answer.type === "parquet" && !Array.isArray(answer.rows)
+      : answer.type === "parquet"
       ? Object.values(answer.rows).filter((values) =>
         ArrayBuffer.isView(values)
       )

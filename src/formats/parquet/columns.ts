@@ -6,12 +6,8 @@
  * @module
  */
 
-import type { DecodedArray, SchemaElement } from "hyparquet";
-import type {
-  ParquetColumn,
-  ParquetColumns,
-  ParquetPart,
-} from "./parquet_parts.ts";
+import type { SchemaElement } from "hyparquet";
+import type { ParquetColumn, ParquetColumns } from "./parquet_parts.ts";
 
 type Typed = Exclude<ParquetColumn, unknown[]>;
 const TYPED = [
@@ -24,25 +20,27 @@ const TYPED = [
 ];
 
 /**
- * The columns of consecutive parts (maps or records of column name to
- * values, all with the same columns in the same order), each joined.
+ * The columns of consecutive parts (all with the same columns in the
+ * same order), each joined.
  */
-export function joinColumns(
-  parts: (Map<string, DecodedArray> | ParquetPart)[],
-): ParquetColumns {
-  const records = parts.map((part) =>
-    part instanceof Map ? Object.fromEntries(part) : part as ParquetColumns
-  );
-  const names = Object.keys(records[0] ?? {});
+export function joinColumns(parts: ParquetColumns[]): ParquetColumns {
+  const names = Object.keys(parts[0] ?? {});
   return Object.fromEntries(
-    names.map((name) => [name, join(records.map((r) => r[name]))]),
+    names.map((name) => [name, joinValues(parts.map((part) => part[name]))]),
   );
 }
 
-function join(pieces: ArrayLike<unknown>[]): ParquetColumn {
+/**
+ * Pieces of values as one: a typed array where every piece is one of the
+ * same kind, else an array.
+ */
+export function joinValues(pieces: ArrayLike<unknown>[]): ParquetColumn {
   const kind = TYPED.find((type) =>
     pieces.every((piece) => piece instanceof type)
   );
+  if (pieces.length === 1 && (kind || Array.isArray(pieces[0]))) {
+    return pieces[0] as ParquetColumn;
+  }
   if (kind === undefined) {
     return pieces.flatMap((piece) => Array.from(piece));
   }
@@ -57,24 +55,76 @@ function join(pieces: ArrayLike<unknown>[]): ParquetColumn {
 }
 
 /**
- * A top-level column's values as the typed array of its numeric type when
- * every one is a number (or bigint): `element` is the column's schema
- * element. Other values (nulls, a repeated column's lists) as they are.
+ * Values `start`..`end` of a top-level column's decoded `pages` as one
+ * array: the typed array of its numeric type when every one is a number
+ * (or bigint), `element` being its schema element; other values (nulls, a
+ * repeated column's lists) as an array. One pass, no array in between.
  */
-export function typedColumn(
+export function columnValues(
   element: SchemaElement,
-  values: DecodedArray,
-): DecodedArray {
+  pages: ArrayLike<unknown>[],
+  start: number,
+  end: number,
+): ParquetColumn {
   const kind = numericKind(element);
-  if (kind === undefined || values instanceof kind) return values;
-  const all = values as ArrayLike<unknown>;
-  const big = kind === BigInt64Array || kind === BigUint64Array;
-  for (let i = 0; i < all.length; i++) {
-    if (big ? typeof all[i] !== "bigint" : typeof all[i] !== "number") {
-      return values;
-    }
+  const typed = kind && numbers(kind, pages, start, end);
+  if (typed) return typed;
+  const [page] = pages;
+  if (pages.length === 1 && Array.isArray(page)) {
+    return start === 0 && end === page.length ? page : page.slice(start, end);
   }
-  return (kind as typeof Float64Array).from(all as ArrayLike<number>);
+  const values: unknown[] = new Array(end - start);
+  let k = 0;
+  eachRange(pages, start, end, (page, from, to) => {
+    for (let i = from; i < to; i++) values[k++] = page[i];
+  });
+  return values;
+}
+
+/** `start`..`end` of `pages` in a new `kind`, or `undefined` where one is not of its kind of number. */
+function numbers(
+  kind: typeof TYPED[number],
+  pages: ArrayLike<unknown>[],
+  start: number,
+  end: number,
+): Typed | undefined {
+  const out = new kind(end - start) as Float64Array;
+  const big = kind === BigInt64Array || kind === BigUint64Array;
+  let k = 0;
+  let right = true;
+  eachRange(pages, start, end, (page, from, to) => {
+    if (!right) return;
+    if (page instanceof kind) {
+      out.set((page as Float64Array).subarray(from, to), k);
+      k += to - from;
+      return;
+    }
+    for (let i = from; i < to; i++) {
+      const value = page[i];
+      if (big ? typeof value !== "bigint" : typeof value !== "number") {
+        right = false;
+        return;
+      }
+      out[k++] = value as number;
+    }
+  });
+  return right ? out as Typed : undefined;
+}
+
+/** `each` page's share of indices `start`..`end` of the pages end to end. */
+function eachRange(
+  pages: ArrayLike<unknown>[],
+  start: number,
+  end: number,
+  each: (page: ArrayLike<unknown>, from: number, to: number) => void,
+): void {
+  let at = 0;
+  for (const page of pages) {
+    const from = Math.max(start - at, 0);
+    const to = Math.min(end - at, page.length);
+    if (from < to) each(page, from, to);
+    at += page.length;
+  }
 }
 
 function numericKind(element: SchemaElement) {

@@ -16,10 +16,10 @@ import { compressors, decompressZstd } from "hyparquet-compressors";
 import { readColumn } from "hyparquet/src/column.js";
 import { getTreePath } from "hyparquet/src/schema.js";
 import { assembleAsync } from "hyparquet/src/rowgroup.js";
-import { flatten } from "hyparquet/src/utils.js";
 import { decimals, PARSERS, rawElement } from "./column_types.ts";
-import { typedColumn } from "./columns.ts";
+import { columnValues } from "./columns.ts";
 import { impossiblePage } from "./page_check.ts";
+import type { ParquetColumns } from "./parquet_parts.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
 import type { GroupPart } from "./read_plan.ts";
 
@@ -49,9 +49,6 @@ const BOUNDED: Compressors = Object.fromEntries(
   }]),
 );
 
-/** A top-level column's values for the asked rows of one row group. */
-export type GroupColumns = Map<string, DecodedArray>;
-
 /**
  * The asked rows of row group `part`, one array per top-level column in
  * file order, from its chunks' bytes (`bytes[i]` for `part.chunks[i]`).
@@ -64,7 +61,7 @@ export async function decodeGroup(
   metadata: FileMetaData,
   part: GroupPart,
   bytes: Uint8Array[],
-): Promise<GroupColumns> {
+): Promise<ParquetColumns> {
   const schema = parquetSchema(metadata);
   const rowGroup = part.index;
   const asyncColumns = part.chunks.map((chunk, i) => {
@@ -107,35 +104,38 @@ export async function decodeGroup(
   );
   // Every nested column's assembly settles before the first failure is thrown.
   await Promise.allSettled(assembled.asyncColumns.map((c) => c.data));
-  const columns: GroupColumns = new Map();
+  const columns: ParquetColumns = {};
   for (const { pathInSchema, data } of assembled.asyncColumns) {
     const column = pathInSchema[0];
-    let values: DecodedArray;
+    let pages: DecodedArray[];
     let skipped: number;
     try {
-      const pages = await data;
-      values = flatten(pages.data);
-      skipped = pages.skipped;
+      ({ data: pages, skipped } = await data);
     } catch (error) {
       throw decodeError(path, error, { column, rowGroup });
     }
+    const count = pages.reduce((sum, page) => sum + page.length, 0);
     const { selectStart, selectEnd, groupRows } = part;
     if (
-      skipped > selectStart || skipped + values.length < selectEnd ||
-      skipped + values.length > groupRows
+      skipped > selectStart || skipped + count < selectEnd ||
+      skipped + count > groupRows
     ) {
       throw new ParquetFormatError(
         path,
         `its values cover rows ${skipped}..${
-          skipped + values.length
+          skipped + count
         } of a row group of ${groupRows} rows`,
         { column, rowGroup },
       );
     }
     const element = schema.children.find((c) => c.element.name === column)!
       .element;
-    const rows = values.slice(selectStart - skipped, selectEnd - skipped);
-    columns.set(column, typedColumn(element, rows));
+    columns[column] = columnValues(
+      element,
+      pages,
+      selectStart - skipped,
+      selectEnd - skipped,
+    );
   }
   return columns;
 }

@@ -20,8 +20,6 @@ export interface ParquetPartRequest {
   rowStart: number;
   /** Last row (of the file), exclusive. */
   rowEnd: number;
-  /** Whether to answer with columns rather than rows. */
-  columnar?: boolean;
 }
 
 /** Rows as objects keyed by column name. */
@@ -61,5 +59,5 @@ export type ParquetColumn =
  */
 export type ParquetColumns = Record<string, ParquetColumn>;
 
-/** What one part of a read gives: rows, or columns when it asked `columnar`. */
-export type ParquetPart = ParquetRows | ParquetColumns;
+/** What one part of a read gives: its columns, typed arrays moved back from a worker; rows are built by the caller. */
+export type ParquetPart = ParquetColumns;

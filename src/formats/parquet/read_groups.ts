@@ -1,22 +1,24 @@
 /**
- * Row groups fetched all at once and decoded one by one as they arrive,
- * with nothing left running or unobserved when one fails.
+ * Row groups fetched all at once, near chunks in one range, and each
+ * decoded as it arrives, with nothing left running or unobserved when one
+ * fails.
  *
  * @module
  */
 
 import type { ParquetBuffer } from "./parquet_file.ts";
+import { MERGE_MOST } from "../coalesced_reads.ts";
 import type { GroupPart } from "./read_plan.ts";
 
-/** Chunks of one row group closer than this are fetched in one range (as hyparquet and Arrow do). */
+/** Chunks closer than this are fetched in one range, of one row group or of neighbours (Arrow's hole limit). */
 const GAP = 8 << 10;
 
 /**
  * `decode` of every part, in order. Every part's chunks are requested at
- * once, and each part is decoded as soon as its bytes (and those before
- * it) are in. On the first failure `stop` is aborted, which ends the
- * fetches still running when `file` reads with its signal, every fetch is
- * let settle, and the failure is thrown.
+ * once, and each part is decoded as soon as its bytes are in, whichever
+ * comes first. On the first failure `stop` is aborted, which ends the
+ * fetches still running when `file` reads with its signal, every part is
+ * let settle, and that failure is thrown.
  */
 export async function readGroups<T>(
   file: ParquetBuffer,
@@ -24,47 +26,61 @@ export async function readGroups<T>(
   decode: (part: GroupPart, bytes: Uint8Array[]) => Promise<T>,
   stop: AbortController,
 ): Promise<T[]> {
-  const fetches = parts.map((part) => fetchGroup(file, part));
-  for (const fetch of fetches) fetch.catch(() => {});
-  const results: T[] = [];
-  try {
-    for (let i = 0; i < parts.length; i++) {
-      results.push(await decode(parts[i], await fetches[i]));
-    }
-  } catch (error) {
-    stop.abort(error);
-    await Promise.allSettled(fetches);
-    throw error;
-  }
-  return results;
+  let failure: { error: unknown } | undefined;
+  const fetches = fetchParts(file, parts);
+  const decoded = parts.map((part, p) =>
+    fetches[p].then((bytes) => decode(part, bytes)).catch((error) => {
+      failure ??= { error };
+      stop.abort(error);
+      throw error;
+    })
+  );
+  await Promise.allSettled(decoded);
+  if (failure) throw failure.error;
+  return await Promise.all(decoded);
 }
 
-/** The bytes of each of `part`'s chunks, near ones fetched in one range. */
-async function fetchGroup(
+/**
+ * For each part, the bytes of each of its chunks. Chunks at most
+ * {@linkcode GAP} apart, of one part or of neighbouring ones, are fetched
+ * in one range of at most {@linkcode MERGE_MOST} bytes; a part settles
+ * when every range it needs has.
+ */
+function fetchParts(
   file: ParquetBuffer,
-  part: GroupPart,
-): Promise<Uint8Array[]> {
-  const order = part.chunks.map((_, i) => i).sort((a, b) =>
-    part.chunks[a].start - part.chunks[b].start
-  );
-  const ranges: { start: number; end: number; chunks: number[] }[] = [];
-  for (const i of order) {
-    const { start, end } = part.chunks[i];
+  parts: GroupPart[],
+): Promise<Uint8Array[]>[] {
+  const chunks = parts.flatMap((part, p) =>
+    part.chunks.map(({ start, end }, i) => ({ p, i, start, end }))
+  ).sort((a, b) => a.start - b.start);
+  const ranges: { start: number; end: number; chunks: typeof chunks }[] = [];
+  for (const chunk of chunks) {
     const last = ranges.at(-1);
-    if (last && start - last.end <= GAP && start >= last.start) {
-      last.end = Math.max(last.end, end);
-      last.chunks.push(i);
-    } else ranges.push({ start, end, chunks: [i] });
+    const end = Math.max(last?.end ?? 0, chunk.end);
+    if (
+      last && chunk.start - last.end <= GAP && end - last.start <= MERGE_MOST
+    ) {
+      last.end = end;
+      last.chunks.push(chunk);
+    } else ranges.push({ start: chunk.start, end: chunk.end, chunks: [chunk] });
   }
-  const bytes: Uint8Array[] = [];
-  const settled = await Promise.allSettled(ranges.map(async (range) => {
-    const buffer = await file.slice(range.start, range.end);
-    for (const i of range.chunks) {
-      const { start, end } = part.chunks[i];
-      bytes[i] = new Uint8Array(buffer, start - range.start, end - start);
+  const bytes = parts.map((part) => new Array<Uint8Array>(part.chunks.length));
+  const waits = parts.map(() => [] as Promise<void>[]);
+  for (const range of ranges) {
+    const fetched = file.slice(range.start, range.end).then((buffer) => {
+      for (const { p, i, start, end } of range.chunks) {
+        bytes[p][i] = new Uint8Array(buffer, start - range.start, end - start);
+      }
+    });
+    for (const p of new Set(range.chunks.map((chunk) => chunk.p))) {
+      waits[p].push(fetched);
     }
-  }));
-  const failed = settled.find((s) => s.status === "rejected");
-  if (failed) throw failed.reason;
-  return bytes;
+  }
+  return waits.map(async (needed, p) => {
+    const failed = (await Promise.allSettled(needed)).find((s) =>
+      s.status === "rejected"
+    );
+    if (failed) throw failed.reason;
+    return bytes[p];
+  });
 }

@@ -59,7 +59,12 @@ export async function readParquetColumns(
   path: string,
   options: ReadParquetOptions = {},
 ): Promise<ParquetColumns> {
-  const { names, parts } = await readParts(source, path, options, true);
+  const { names, parts } = await readParts(
+    source,
+    path,
+    options,
+    (columns) => columns,
+  );
   if (parts.length === 0) {
     return Object.fromEntries(names.map((name) => [name, []]));
   }

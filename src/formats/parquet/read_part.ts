@@ -1,7 +1,6 @@
 /**
  * One part of a Parquet read: its row groups fetched at once and decoded
- * by hyparquet as they arrive, as rows or as columns, here or in a pool's
- * worker.
+ * by hyparquet as they arrive, here or in a pool's worker.
  *
  * @module
  */
@@ -9,37 +8,54 @@
 import type { FileMetaData } from "hyparquet";
 import type { ByteSource } from "../source.ts";
 import { joinColumns } from "./columns.ts";
-import { decodeGroup, type GroupColumns } from "./decode_group.ts";
+import { decodeGroup } from "./decode_group.ts";
 import { parseFooter } from "./footer.ts";
 import { type ParquetBuffer, parquetFile } from "./parquet_file.ts";
 import type {
+  ParquetColumns,
   ParquetPart,
   ParquetPartRequest,
-  ParquetRows,
 } from "./parquet_parts.ts";
 import { readGroups } from "./read_groups.ts";
 import { planRead, type ReadRequest } from "./read_plan.ts";
 
 /**
- * Rows `rowStart`..`rowEnd` of the asked columns of `file` (whose footer
- * gave `metadata`), fetching only their column chunks: as rows, or as
- * columns when `columnar`. A failure aborts `stop`, which `file` reads with.
+ * What a read makes of the columns of one part, as it is decoded: `at` is
+ * the index of its first row among the `total` rows read.
  */
-export async function readLocal(
+export type EachPart<T> = (
+  columns: ParquetColumns,
+  at: number,
+  total: number,
+) => T;
+
+/**
+ * `each` of the columns of every row group holding rows
+ * `rowStart`..`rowEnd` of `file` (whose footer gave `metadata`), in file
+ * order, called as each group is decoded, fetching only the asked
+ * columns' chunks. A failure aborts `stop`, which `file` reads with.
+ */
+export async function readLocal<T>(
   file: ParquetBuffer,
   path: string,
   metadata: FileMetaData,
-  request: ReadRequest & { columnar?: boolean },
+  request: ReadRequest,
   stop: AbortController,
-): Promise<ParquetPart> {
+  each: EachPart<T>,
+): Promise<T[]> {
   const parts = planRead(metadata, request, path, dataEnd(file, metadata));
-  const groups = await readGroups(
+  const { rowStart, rowEnd } = request;
+  return await readGroups(
     file,
     parts,
-    (part, bytes) => decodeGroup(path, metadata, part, bytes),
+    async (part, bytes) =>
+      each(
+        await decodeGroup(path, metadata, part, bytes),
+        part.groupStart + part.selectStart - rowStart,
+        rowEnd - rowStart,
+      ),
     stop,
   );
-  return request.columnar ? joinColumns(groups) : groups.flatMap(toRows);
 }
 
 /** Where the footer starts: the end of the row groups' data. */
@@ -47,14 +63,18 @@ export function dataEnd(file: ParquetBuffer, metadata: FileMetaData): number {
   return file.byteLength - 8 - metadata.metadata_length;
 }
 
-function toRows(columns: GroupColumns): ParquetRows {
-  const entries = [...columns];
-  const count = entries[0]?.[1].length ?? 0;
-  return Array.from(
-    { length: count },
-    (_, row) =>
-      Object.fromEntries(entries.map(([name, values]) => [name, values[row]])),
-  );
+/** The footer a worker parsed last: the parts of one read all bring the same. */
+let lastFooter: { bytes: Uint8Array; metadata: FileMetaData } | undefined;
+
+/** `footer`'s metadata, parsed once for the parts of one read that a worker is sent. */
+function footerMetadata(footer: Uint8Array, path: string): FileMetaData {
+  const last = lastFooter?.bytes;
+  const same = last !== undefined && last.byteLength === footer.byteLength &&
+    last.every((byte, i) => byte === footer[i]);
+  if (!same) {
+    lastFooter = { bytes: footer, metadata: parseFooter(footer, path) };
+  }
+  return lastFooter!.metadata;
 }
 
 /** A part a pool's worker was asked for, read from its own `source`. */
@@ -68,5 +88,8 @@ export async function readPart(
   const file = await parquetFile(source, path, {
     signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
   });
-  return await readLocal(file, path, parseFooter(footer, path), rest, stop);
+  const metadata = footerMetadata(footer, path);
+  return joinColumns(
+    await readLocal(file, path, metadata, rest, stop, (columns) => columns),
+  );
 }

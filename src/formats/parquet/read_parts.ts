@@ -10,8 +10,8 @@ import type { ByteSource, WorkerDecoders } from "../source.ts";
 import { readFooter } from "./footer.ts";
 import { keptMetadata } from "../kept_metadata.ts";
 import { parquetFile } from "./parquet_file.ts";
-import type { ParquetPart, ParquetPartRequest } from "./parquet_parts.ts";
-import { dataEnd, readLocal } from "./read_part.ts";
+import type { ParquetColumns, ParquetPartRequest } from "./parquet_parts.ts";
+import { dataEnd, type EachPart, readLocal } from "./read_part.ts";
 import { planRead } from "./read_plan.ts";
 
 /**
@@ -53,17 +53,20 @@ export interface ReadParquetOptions {
 }
 
 /**
- * The asked rows of file `path` in consecutive parts, as rows or columns
- * (`columnar`), with the names of the columns read. With a `RepoFsPool`
- * each row group is a part read and decoded in a worker; otherwise one
- * part, its row groups fetched at once and decoded here.
+ * `each` of the asked rows of file `path` in consecutive parts of columns,
+ * called as each part is decoded (not in order), with the names of the
+ * columns read.
+ * With a `RepoFsPool` each row group is a part read and decoded in a
+ * worker (its typed arrays moved back, not copied), so that `each` runs
+ * here while the workers decode the next; otherwise each row group is a
+ * part, all fetched at once and decoded here as they arrive.
  */
-export async function readParts(
+export async function readParts<T>(
   source: ByteSource,
   path: string,
   options: ReadParquetOptions,
-  columnar: boolean,
-): Promise<{ names: string[]; parts: ParquetPart[] }> {
+  each: EachPart<T>,
+): Promise<{ names: string[]; parts: T[] }> {
   const { columns } = options;
   const stop = new AbortController();
   const signal = options.signal
@@ -87,7 +90,7 @@ export async function readParts(
   const total = Number(metadata.num_rows);
   const rowStart = Math.max(0, options.rowStart ?? 0);
   const rowEnd = Math.max(rowStart, Math.min(total, options.rowEnd ?? total));
-  const request = { columns, rowStart, rowEnd, columnar };
+  const request = { columns, rowStart, rowEnd };
   const groups = planRead(metadata, request, path, dataEnd(file, metadata));
   const names = parquetSchema(metadata).children
     .map((child) => child.element.name)
@@ -97,32 +100,48 @@ export async function readParts(
   if (decoders === undefined) {
     return {
       names,
-      parts: [await readLocal(file, path, metadata, request, stop)],
+      parts: await readLocal(file, path, metadata, request, stop, each),
     };
   }
   const requests = groups.map((group) => ({
     path,
     footer: footer.bytes,
     columns,
-    columnar,
     rowStart: group.groupStart + group.selectStart,
     rowEnd: group.groupStart + group.selectEnd,
   }));
-  return { names, parts: await readAll(decoders, requests, signal, stop) };
+  return {
+    names,
+    parts: await readAll(
+      decoders,
+      requests,
+      (columns, request) =>
+        each(columns, request.rowStart - rowStart, rowEnd - rowStart),
+      signal,
+      stop,
+    ),
+  };
 }
 
-/** Every part through `decoders`; the first failure aborts `stop`, which cancels the others. */
-async function readAll(
+/**
+ * `each` of every part through `decoder`, as each arrives; the first
+ * failure aborts `stop`, which cancels the others.
+ */
+async function readAll<T>(
   decoders: WorkerDecoders,
   requests: ParquetPartRequest[],
+  each: (columns: ParquetColumns, request: ParquetPartRequest) => T,
   signal: AbortSignal,
   stop: AbortController,
-): Promise<ParquetPart[]> {
+): Promise<T[]> {
   const reads = requests.map((request) =>
-    decoders.readParquet(request, { signal }).catch((error) => {
-      stop.abort(error);
-      throw error;
-    })
+    decoders.readParquet(request, { signal }).then((columns) =>
+      each(columns, request)
+    )
+      .catch((error) => {
+        stop.abort(error);
+        throw error;
+      })
   );
   await Promise.allSettled(reads);
   signal.throwIfAborted();
