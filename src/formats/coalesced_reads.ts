@@ -30,10 +30,20 @@ interface Pending {
  */
 export function coalescing(source: ByteSource, path: string): ByteSource {
   let pending: Pending[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     const reads = pending.sort((a, b) => a.start - b.start);
     pending = [];
+    timer = undefined;
     for (const group of groups(reads)) fetchGroup(source, path, group);
+  };
+  // A read aborted before the flush leaves the batch, and no timer outlives the last one.
+  const leave = (read: Pending) => {
+    pending = pending.filter((other) => other !== read);
+    if (pending.length === 0 && timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
   };
   return {
     info: (p) => source.info(p),
@@ -46,11 +56,14 @@ export function coalescing(source: ByteSource, path: string): ByteSource {
         return source.catFile(p, options);
       }
       if (signal?.aborted) return Promise.reject(signal.reason);
-      if (pending.length === 0) setTimeout(flush, 0);
-      const read = new Promise<Uint8Array>((resolve, reject) =>
-        pending.push({ start, end, signal, resolve, reject })
-      );
-      return abortable(read, signal);
+      timer ??= setTimeout(flush, 0);
+      let entry!: Pending;
+      const read = new Promise<Uint8Array>((resolve, reject) => {
+        entry = { start, end, signal, resolve, reject };
+        pending.push(entry);
+      });
+      const forget = whenAborted(signal, () => leave(entry));
+      return abortable(read, signal).finally(forget);
     },
   };
 }
