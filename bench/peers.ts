@@ -22,7 +22,8 @@
 // 30, 400, 600000); --pools=2,4,8 times only cold pools of those sizes on
 // the whole NetCDF4 variable against download + h5py; --python=PATH, a
 // python3 with h5py, numpy, fsspec and aiohttp (netCDF4 too, or the file
-// is written as plain HDF5 by h5py).
+// is written as plain HDF5 by h5py); --only=netcdf,zip,parquet runs (and
+// writes the files of) only those workloads.
 
 import { HTTPRangeReader, unzip } from "npm:unzipit@2.0.0";
 import {
@@ -55,6 +56,7 @@ const ROWS = countFlag("rows", QUICK ? 600_000 : 3_000_000);
 const POOLS = flag("pools", "").split(",").filter(Boolean).map(Number);
 const MANY = Math.min(200, MEMBERS >> 1);
 const PYTHON = flag("python", "/usr/bin/python3");
+const ONLY = flag("only", "netcdf,zip,parquet").split(",");
 const MiB = 2 ** 20;
 
 /**
@@ -266,9 +268,13 @@ function parquet(
 async function makeFiles() {
   const started = performance.now();
   await writeNetcdf(dir, STEPS, PYTHON);
-  if (POOLS.length > 0) return undefined;
-  const zip = await writeZip(dir, MEMBERS, PYTHON);
-  const x = await writeParquetFile(dir, ROWS);
+  if (POOLS.length > 0) return {};
+  const zip = ONLY.includes("zip")
+    ? await writeZip(dir, MEMBERS, PYTHON)
+    : undefined;
+  const x = ONLY.includes("parquet")
+    ? await writeParquetFile(dir, ROWS)
+    : undefined;
   console.log(
     `files written in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -387,36 +393,55 @@ async function comparePools(): Promise<void> {
 
 /** The seven workloads, then the summary table. */
 async function compareAll(): Promise<void> {
-  const { zip, x } = made!;
+  const { zip, x } = made;
   const groups = Math.ceil(ROWS / ROW_GROUP);
   const middle = Math.floor(groups / 2) * ROW_GROUP;
   const end = Math.min(ROWS, middle + ROW_GROUP);
   const firstBlob = (MEMBERS - MANY) >> 1;
-  const blobs = zip.blobs.slice(firstBlob, firstBlob + MANY);
   const step = STEPS >> 1;
   const [lat, lon] = [GRID[0] >> 1, GRID[1] >> 1];
   const workloads = [
-    netcdf("NetCDF4, one time step", [step, null, null], "nc_step", { step }),
-    netcdf(`NetCDF4, whole variable (${STEPS} chunks)`, null, "nc_whole", {}),
-    netcdf("NetCDF4, a point's time series", [null, lat, lon], "nc_point", {
-      lat,
-      lon,
-    }),
-    zipMembers("zip, one member", [ZIP_TARGET], zip.target.length),
-    zipMembers(`zip, ${MANY} of ${MEMBERS + 1} members`, blobs, MANY * 65_536),
-    parquet(
-      "Parquet, one column chunk",
-      [middle, end],
-      middle / ROW_GROUP,
-      sum(x.subarray(middle, end)),
-    ),
-    parquet(
-      `Parquet, one column, ${groups} row groups`,
-      [0, ROWS],
-      null,
-      sum(x),
-    ),
+    ...ONLY.includes("netcdf") ? netcdfWorkloads() : [],
+    ...zip ? zipWorkloads(zip) : [],
+    ...x ? parquetWorkloads(x) : [],
   ];
+  function netcdfWorkloads() {
+    return [
+      netcdf("NetCDF4, one time step", [step, null, null], "nc_step", { step }),
+      netcdf(`NetCDF4, whole variable (${STEPS} chunks)`, null, "nc_whole", {}),
+      netcdf("NetCDF4, a point's time series", [null, lat, lon], "nc_point", {
+        lat,
+        lon,
+      }),
+    ];
+  }
+  function zipWorkloads(zip: { blobs: string[]; target: Uint8Array }) {
+    const blobs = zip.blobs.slice(firstBlob, firstBlob + MANY);
+    return [
+      zipMembers("zip, one member", [ZIP_TARGET], zip.target.length),
+      zipMembers(
+        `zip, ${MANY} of ${MEMBERS + 1} members`,
+        blobs,
+        MANY * 65_536,
+      ),
+    ];
+  }
+  function parquetWorkloads(x: Float64Array) {
+    return [
+      parquet(
+        "Parquet, one column chunk",
+        [middle, end],
+        middle / ROW_GROUP,
+        sum(x.subarray(middle, end)),
+      ),
+      parquet(
+        `Parquet, one column, ${groups} row groups`,
+        [0, ROWS],
+        null,
+        sum(x),
+      ),
+    ];
+  }
   const summary: (string | number)[][] = [];
   for (const workload of workloads) {
     const expected = workload.expected ?? await workload.ours(fresh());
