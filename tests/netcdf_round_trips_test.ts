@@ -7,7 +7,7 @@ const fixture = (path: string) =>
   Deno.readFile(new URL(`../fixtures/${path}`, import.meta.url));
 
 Deno.test("one step of a chunked NetCDF4 file cold is 2 store GETs: its first 256 KiB, then the chunk", async () => {
-  // big_chunks.nc: float32 `field` of 6 × 256 × 256, one deflated chunk a step, valued by index.
+  // big_chunks.nc: float32 `field` of 6 × 256 × 256, one chunk a step, valued by index.
   await using emu = await startEmulator({
     files: { "x.nc": await fixture("hdf5/big_chunks.nc") },
   });

@@ -27,13 +27,22 @@ interface Pending {
 /**
  * `source`, whose reads of `path` with a `start` and an `end` asked in one
  * turn of the event loop are fetched merged; other reads pass through.
+ * Each read is given its own copy of its bytes, or with `shared` (for a
+ * reader that decodes them at once into new memory) a view of the merged
+ * request's.
  */
-export function coalescing(source: ByteSource, path: string): ByteSource {
+export function coalescing(
+  source: ByteSource,
+  path: string,
+  { shared = false }: { shared?: boolean } = {},
+): ByteSource {
   let pending: Pending[] = [];
   const flush = () => {
     const reads = pending.sort((a, b) => a.start - b.start);
     pending = [];
-    for (const group of groups(reads)) fetchGroup(source, path, group);
+    for (const group of groups(reads)) {
+      fetchGroup(source, path, group, shared);
+    }
   };
   return {
     info: (p) => source.info(p),
@@ -76,7 +85,12 @@ function groups(sorted: Pending[]): Pending[][] {
 }
 
 /** One request for `group`, each read given its part (or the failure). */
-function fetchGroup(source: ByteSource, path: string, group: Pending[]): void {
+function fetchGroup(
+  source: ByteSource,
+  path: string,
+  group: Pending[],
+  shared: boolean,
+): void {
   const start = group[0].start;
   const end = Math.max(...group.map((read) => read.end));
   const signals = new Set(group.map((read) => read.signal));
@@ -86,7 +100,7 @@ function fetchGroup(source: ByteSource, path: string, group: Pending[]): void {
     (bytes) => {
       for (const read of group) {
         const own = bytes.subarray(read.start - start, read.end - start);
-        read.resolve(group.length === 1 ? own : own.slice());
+        read.resolve(group.length === 1 || shared ? own : own.slice());
       }
     },
     (error) => {
