@@ -6,6 +6,8 @@
  * @module
  */
 
+import { inflateOptions } from "../inflate_options.ts";
+
 type SyncInflate = (bytes: Uint8Array, limit: number) => Uint8Array;
 
 let syncInflate: Promise<SyncInflate | undefined> | undefined;
@@ -15,29 +17,10 @@ async function loadSyncInflate(): Promise<SyncInflate | undefined> {
     const { inflateSync } = await import("node:zlib");
     if (typeof inflateSync !== "function") return undefined;
     return (bytes, limit) =>
-      inflateSync(bytes, {
-        maxOutputLength: Math.max(1, limit),
-        chunkSize: onePiece(bytes.length, limit),
-      });
+      inflateSync(bytes, inflateOptions(bytes.length, limit));
   } catch {
     return undefined;
   }
-}
-
-/** Most bytes a deflate stream makes of one byte (zlib's 1032:1), with room to spare. */
-const MOST_RATIO = 1040;
-
-/** Most bytes of output asked for before any is made: more comes in more pieces. */
-const PIECE_MOST = 64 * 2 ** 20;
-
-/**
- * zlib's output piece for `stored` bytes that inflate to at most `limit`:
- * the whole output in one piece when it can be, so that it is neither
- * joined from 16 KiB pieces nor copied, yet never more than the stream can
- * make (a bomb declaring gigabytes gets no such buffer before it inflates).
- */
-function onePiece(stored: number, limit: number): number {
-  return Math.max(64, Math.min(limit, stored * MOST_RATIO + 64, PIECE_MOST));
 }
 
 /** Why a zlib stream was not inflated. */
