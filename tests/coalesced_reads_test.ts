@@ -41,3 +41,20 @@ Deno.test("reads asked together are merged across gaps up to 64 KiB into request
   deepStrictEqual(parts[3], bytes.subarray(far[1][0], far[1][1]));
   equal(emu.counters.storeGets, 3);
 });
+
+Deno.test("shared merged reads are views of one request's bytes", async () => {
+  const bytes = Uint8Array.from({ length: MIB }, (_, i) => (i * 7) % 251);
+  await using emu = await startEmulator({ files: { "f.bin": bytes } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await fs.info("f.bin");
+  const source = coalescing(fs, "f.bin", { shared: true });
+  emu.resetCounters();
+  const [a, b] = await Promise.all([
+    source.catFile("f.bin", { start: 0, end: 100 }),
+    source.catFile("f.bin", { start: 1000, end: 1100 }),
+  ]);
+  deepStrictEqual(a, bytes.subarray(0, 100));
+  deepStrictEqual(b, bytes.subarray(1000, 1100));
+  equal(a.buffer, b.buffer);
+  equal(emu.counters.storeGets, 1);
+});

@@ -16,7 +16,10 @@ for (
   ]] as const
 ) {
   Deno.test(`an HDF5 chunk inflated with ${how} stops past its declared size and names it`, async () => {
-    deepStrictEqual(await inflate(DEFLATED, BYTES.length), BYTES);
+    const inflated = await inflate(DEFLATED, BYTES.length);
+    deepStrictEqual(inflated, BYTES);
+    // Its own memory, all of it: nothing shared, nothing more.
+    deepStrictEqual(inflated.buffer.byteLength, BYTES.length);
     await rejects(
       inflate(DEFLATED, BYTES.length - 1),
       (error: Error) =>

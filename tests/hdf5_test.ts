@@ -504,3 +504,25 @@ Deno.test("repo-fs refs prints the kerchunk JSON or writes it whole to --out, na
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("chunks fetched in one merged request are each served in memory of their own", async () => {
+  await using emu = await startEmulator({ files: await fixtures() });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const store = hdf5Store(fs, "big_chunks.nc");
+  await store.get("/field/.zarray");
+  emu.resetCounters();
+  // big_chunks.nc: float32 `field` of 6 × 256 × 256, one chunk a step (unfiltered, adjacent), valued by index.
+  const steps = [2, 3, 4];
+  const chunks = await Promise.all(
+    steps.map((step) => store.get(`/field/${step}.0.0`)),
+  );
+  equal(emu.counters.storeGets, 1);
+  chunks.forEach((chunk, i) => {
+    const values = new Float32Array(chunk!.buffer);
+    deepStrictEqual(
+      [values[0], values[65_535]],
+      [steps[i] * 65_536, steps[i] * 65_536 + 65_535],
+    );
+    equal(chunk!.byteLength, chunk!.buffer.byteLength);
+  });
+});

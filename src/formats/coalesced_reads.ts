@@ -27,15 +27,24 @@ interface Pending {
 /**
  * `source`, whose reads of `path` with a `start` and an `end` asked in one
  * turn of the event loop are fetched merged; other reads pass through.
+ * Each read is given its own copy of its bytes, or with `shared` (for a
+ * reader that decodes them at once into new memory) a view of the merged
+ * request's.
  */
-export function coalescing(source: ByteSource, path: string): ByteSource {
+export function coalescing(
+  source: ByteSource,
+  path: string,
+  { shared = false }: { shared?: boolean } = {},
+): ByteSource {
   let pending: Pending[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     const reads = pending.sort((a, b) => a.start - b.start);
     pending = [];
     timer = undefined;
-    for (const group of groups(reads)) fetchGroup(source, path, group);
+    for (const group of groups(reads)) {
+      fetchGroup(source, path, group, shared);
+    }
   };
   // A read aborted before the flush leaves the batch, and no timer outlives the last one.
   const leave = (read: Pending) => {
@@ -89,7 +98,12 @@ function groups(sorted: Pending[]): Pending[][] {
 }
 
 /** One request for `group`, each read given its part (or the failure). */
-function fetchGroup(source: ByteSource, path: string, group: Pending[]): void {
+function fetchGroup(
+  source: ByteSource,
+  path: string,
+  group: Pending[],
+  shared: boolean,
+): void {
   const start = group[0].start;
   const end = Math.max(...group.map((read) => read.end));
   // A read's abort ends only its wait; the request stops once all reads have.
@@ -107,7 +121,7 @@ function fetchGroup(source: ByteSource, path: string, group: Pending[]): void {
     (bytes) => {
       for (const read of group) {
         const own = bytes.subarray(read.start - start, read.end - start);
-        read.resolve(group.length === 1 ? own : own.slice());
+        read.resolve(group.length === 1 || shared ? own : own.slice());
       }
     },
     (error) => {

@@ -13,10 +13,11 @@
  */
 
 import { type AsyncReadable, registry, UnsupportedError } from "zarrita";
+import { inflateOptions } from "../formats/inflate_options.ts";
 
 type Inflate = (
   bytes: Uint8Array,
-  options: { maxOutputLength?: number },
+  options: { maxOutputLength?: number; chunkSize?: number },
 ) => Uint8Array;
 
 /** The name each codec is registered under, by the codec it stands in for. */
@@ -84,7 +85,7 @@ function inflatingCodec(name: string, inflate: Inflate) {
           bytes,
           this.limit === undefined
             ? {}
-            : { maxOutputLength: Math.max(1, this.limit) },
+            : inflateOptions(bytes.length, this.limit),
         );
       } catch (error) {
         if ((error as { code?: string }).code !== "ERR_BUFFER_TOO_LARGE") {

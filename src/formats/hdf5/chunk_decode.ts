@@ -8,6 +8,7 @@
 import { Hdf5FormatError } from "./errors.ts";
 import { type Filter, FilterId } from "./filters.ts";
 import { inflateAtMost, InflateError } from "./inflate.ts";
+import { unshuffle } from "./shuffle.ts";
 
 /** Where a chunk is, for the errors that name it. */
 export interface ChunkPlace {
@@ -100,17 +101,4 @@ async function inflate(
       { variable: place.variable, cause: error },
     );
   }
-}
-
-/** HDF5's (and numcodecs') shuffle undone: byte `j` of every element first, then `j + 1`. */
-function unshuffle(data: Uint8Array, size: number): Uint8Array {
-  const count = Math.floor(data.length / size);
-  if (size <= 1 || count <= 1) return data;
-  const out = new Uint8Array(data.length);
-  for (let j = 0; j < size; j++) {
-    const from = j * count;
-    for (let i = 0; i < count; i++) out[i * size + j] = data[from + i];
-  }
-  out.set(data.subarray(count * size), count * size);
-  return out;
 }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { inflateOptions } from "../inflate_options.ts";
+
 type SyncInflate = (bytes: Uint8Array, limit: number) => Uint8Array;
 
 let syncInflate: Promise<SyncInflate | undefined> | undefined;
@@ -15,7 +17,7 @@ async function loadSyncInflate(): Promise<SyncInflate | undefined> {
     const { inflateSync } = await import("node:zlib");
     if (typeof inflateSync !== "function") return undefined;
     return (bytes, limit) =>
-      inflateSync(bytes, { maxOutputLength: Math.max(1, limit) });
+      inflateSync(bytes, inflateOptions(bytes.length, limit));
   } catch {
     return undefined;
   }

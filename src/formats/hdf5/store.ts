@@ -246,18 +246,19 @@ async function readStoredChunk(
     stored = await zarr.file.raw(ref, what, signal);
   }
   if (dataset.filters.some((f) => f.id !== FilterId.fletcher32)) {
-    return await decodeChunk(
-      stored,
-      dataset.filters,
-      ref.mask ?? 0,
-      bytes,
-      place,
+    return owned(
+      await decodeChunk(stored, dataset.filters, ref.mask ?? 0, bytes, place),
     );
   }
-  if (ref.padTo === undefined) return stored;
+  if (ref.padTo === undefined) return owned(stored);
   const padded = new Uint8Array(ref.padTo);
   padded.set(stored);
   return padded;
+}
+
+/** `bytes`, or a copy where they are a view of a larger read (served bytes own their memory). */
+function owned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 function encode(document: JsonValue): Uint8Array {

@@ -7,7 +7,7 @@
 
 import { Cursor, type Sizes } from "./cursor.ts";
 import { Hdf5FormatError } from "./errors.ts";
-import { type FileReader, FIRST_READ_BYTES } from "./file_reader.ts";
+import { type FileReader, firstReadBytes } from "./file_reader.ts";
 
 /** The 8 bytes an HDF5 superblock starts with. */
 export const HDF5_SIGNATURE = new Uint8Array([
@@ -41,7 +41,10 @@ export function hasSignature(bytes: Uint8Array, at: number): boolean {
  * may come first). Sets the reader's base address.
  */
 export async function readSuperblock(file: FileReader): Promise<Superblock> {
-  await file.prefetch([{ offset: 0, length: FIRST_READ_BYTES }], "the start");
+  await file.prefetch(
+    [{ offset: 0, length: firstReadBytes(file.size) }],
+    "the start",
+  );
   const classic = classicNetcdf(await file.upTo(0, 4, "the superblock"));
   if (classic !== undefined) {
     throw new Hdf5FormatError(

@@ -106,7 +106,7 @@ export async function readZarrView(
     path,
     info.size,
     signal,
-    coalescing(data, path),
+    coalescing(data, path, { shared: true }),
   );
   const { sizes, root } = await readSuperblock(file);
   const objects = await walkHierarchy(file, sizes, root);

@@ -7,7 +7,7 @@
  */
 
 import { hasSignature } from "../hdf5/superblock.ts";
-import { FIRST_READ_BYTES } from "../hdf5/file_reader.ts";
+import { firstReadBytes } from "../hdf5/file_reader.ts";
 import type { ByteSource } from "../source.ts";
 import { NetcdfFormatError } from "./errors.ts";
 import type { Header } from "./header.ts";
@@ -34,7 +34,7 @@ export async function openFile(
   const size = info.size;
   const first = await source.catFile(path, {
     start: 0,
-    end: Math.min(size, FIRST_READ_BYTES),
+    end: firstReadBytes(size),
     signal,
   });
   if (isClassic(first)) {
