@@ -8,7 +8,8 @@
  * It runs as a Web Worker (Deno, Bun, browsers) or a `node:worker_threads`
  * worker (Node), and imports nothing of `node:` nor touches `Deno` as it
  * loads: a download job loads the code that writes files, and an array job
- * the `node:zlib` codecs where there is `node:zlib`.
+ * (or a `prepare` ahead of one) the `node:zlib` codecs where there is
+ * `node:zlib`.
  *
  * @module
  */
@@ -16,6 +17,7 @@
 import { DownloadUrls } from "../src/urls/download_urls.ts";
 import type { ContentKey } from "../src/base/types.ts";
 import type { ArrayPartReader } from "../src/zarr/array_part.ts";
+import type { PartKind } from "../src/formats/source.ts";
 import type { AccessAnswer } from "../src/api/repo_api.ts";
 import {
   Batch,
@@ -154,15 +156,34 @@ function download(
   });
 }
 
-let arrayReader: Promise<ArrayPartReader> | undefined;
 /** The worker's URL cache, from `init` on. */
 let urls: DownloadUrls | undefined;
 
-/** zarrita, loaded on the first array part a worker reads. */
-async function loadArrayReader(): Promise<ArrayPartReader> {
-  const { ArrayPartReader } = await import("../src/zarr/array_part.ts");
-  return new ArrayPartReader(fs!);
+/** `load`, run on the first call only. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => loading ??= load();
 }
+
+/**
+ * The code that reads each kind of part, loaded once: on `prepare`, while
+ * the main thread reads the file's metadata, or else on the first part.
+ */
+const code = {
+  array: once(async () => {
+    const [module, zlib] = await Promise.all([
+      import("../src/zarr/array_part.ts"),
+      import("../src/zarr/zlib_codecs.ts"),
+    ]);
+    await zlib.useSyncZlibCodecs();
+    return module;
+  }),
+  parquet: once(() => import("../src/formats/parquet/read_part.ts")),
+  raster: once(() => import("../src/formats/geotiff/read_window.ts")),
+} satisfies Record<PartKind, () => Promise<unknown>>;
+
+/** zarrita and the array reader, one for all the array parts of the worker. */
+let arrayReader: Promise<ArrayPartReader> | undefined;
 
 function receive(message: ToWorker): void {
   switch (message.type) {
@@ -174,6 +195,10 @@ function receive(message: ToWorker): void {
       fs = sharingUrls(message.serialized, urls);
       return;
     }
+    case "prepare":
+      // A failed load fails the parts that need it.
+      code[message.kind]().catch(() => {});
+      return;
     case "known":
       urls?.load(message.urls);
       return;
@@ -213,7 +238,9 @@ function receive(message: ToWorker): void {
         message.job,
         () =>
           cancellable(message.job, async (signal) => {
-            arrayReader ??= loadArrayReader();
+            arrayReader ??= code.array().then(({ ArrayPartReader }) =>
+              new ArrayPartReader(fs!)
+            );
             const reader = await arrayReader;
             const part = await reader.read(message.request, { signal });
             return { type: "array", job: message.job, part };
@@ -224,9 +251,7 @@ function receive(message: ToWorker): void {
         message.job,
         () =>
           cancellable(message.job, async (signal) => {
-            const { readPart } = await import(
-              "../src/formats/parquet/read_part.ts"
-            );
+            const { readPart } = await code.parquet();
             const rows = await readPart(fs!, message.request, signal);
             return { type: "parquet", job: message.job, rows };
           }),
@@ -236,9 +261,7 @@ function receive(message: ToWorker): void {
         message.job,
         () =>
           cancellable(message.job, async (signal) => {
-            const { readPart } = await import(
-              "../src/formats/geotiff/read_window.ts"
-            );
+            const { readPart } = await code.raster();
             const raster = await readPart(fs!, message.request, signal);
             return { type: "raster", job: message.job, raster };
           }),

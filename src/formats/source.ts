@@ -98,6 +98,9 @@ export interface ByteSource {
   retries?(): number;
 }
 
+/** The kinds of part a {@linkcode WorkerDecoders} reads. */
+export type PartKind = "array" | "parquet" | "raster";
+
 /**
  * Reads and decodes parts of reads off the calling thread, one part per
  * worker at a time: `RepoFsPool.decoders`. Each read's signal stops it in
@@ -106,6 +109,12 @@ export interface ByteSource {
 export interface WorkerDecoders {
   /** How many parts can be decoded at once, one per worker. */
   readonly workers: number;
+  /**
+   * Says that parts of `kind` are coming: the workers load the code that
+   * reads them (and a pool its dataset's listing) while the calling thread
+   * reads the file's metadata. Absent: nothing is made ready ahead.
+   */
+  prepare?(kind: PartKind): void;
   /** Each part of a `getArray` read and decoded by one worker; results in request order. */
   readArrayParts(
     requests: ArrayPartRequest[],

@@ -11,7 +11,7 @@ import type {
   ArrayPartRequest,
   ArrayPartResult,
 } from "../formats/array_parts.ts";
-import type { WorkerDecoders } from "../formats/source.ts";
+import type { PartKind, WorkerDecoders } from "../formats/source.ts";
 import { WorkerCrashedError } from "../base/errors.ts";
 import { permissionError } from "./permission.ts";
 import { abortable, whenAborted } from "../base/abort_callbacks.ts";
@@ -36,7 +36,7 @@ import { ReadOnlyTree } from "../tree/read_only_tree.ts";
 import type { RoutingTable } from "../tree/routing_table.ts";
 import { poolFile } from "./pool_file.ts";
 import { SameObject } from "../content/same_object.ts";
-import type { FileMetadata } from "../content/file_metadata.ts";
+import type { FileMetadata, MetadataSeed } from "../content/file_metadata.ts";
 import type { SerializedRepoFs } from "../serialize.ts";
 
 /**
@@ -86,6 +86,8 @@ interface Slot {
    * a part or file read by this worker next time needs no ask.
    */
   known: Batch<string, CachedUrl>;
+  /** The metadata seeds whose bytes it was sent (see {@linkcode RepoFsPool.#forSlot}). */
+  seeds: WeakSet<MetadataSeed>;
   /** The worker said its module loaded. */
   ready: boolean;
   /** The worker was terminated; nothing more is posted to it. */
@@ -253,6 +255,8 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
     answerMessages: 0,
   };
   #lastJob = 0;
+  /** The kinds of part the workers were told to load the code of, and a new one is too. */
+  readonly #prepared = new Set<PartKind>();
   #listed?: Promise<void>;
   #initialised = false;
   #closed = false;
@@ -283,6 +287,7 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
     for (let i = 0; i < size; i++) this.#slots.push(this.#spawn());
     this.decoders = {
       workers: size,
+      prepare: (kind) => this.#prepare(kind),
       readArrayParts: (requests, options) =>
         this.#readArrayParts(requests, options),
       readParquet: (request, options) =>
@@ -437,9 +442,11 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
     const { signal, onBytes } = options;
     this.#checkOpen();
     signal?.throwIfAborted();
-    await abortable(this.#whenListed(), signal, this.#closing.signal);
-    this.#checkOpen();
-    signal?.throwIfAborted();
+    if (!this.#initialised) {
+      await abortable(this.#whenListed(), signal, this.#closing.signal);
+      this.#checkOpen();
+      signal?.throwIfAborted();
+    }
     const slot = this.#slots.reduce((a, b) =>
       b.jobs.size < a.jobs.size ? b : a
     );
@@ -459,7 +466,7 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
             : undefined,
         });
         slot.jobs.add(id);
-        this.#post(slot, message);
+        this.#post(slot, this.#forSlot(slot, message));
       });
     } finally {
       forget();
@@ -509,6 +516,41 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
     return this.#listed;
   }
 
+  /**
+   * Parts of `kind` are coming: the workers load their code, and are given
+   * the dataset as soon as its listing is read, while this thread reads
+   * the file's metadata.
+   */
+  #prepare(kind: PartKind): void {
+    if (this.#closed || this.#broken !== undefined) return;
+    if (!this.#prepared.has(kind)) {
+      this.#prepared.add(kind);
+      for (const slot of this.#slots) {
+        this.#post(slot, { type: "prepare", kind });
+      }
+    }
+    // A failed listing fails the read that needs it, not this.
+    this.#whenListed().catch(() => {});
+  }
+
+  /**
+   * `message` as `slot` is sent it: a seed's metadata bytes go to each
+   * worker once, with its first part of the read; its later parts carry
+   * the seed without them (its validators name the array the worker opened).
+   */
+  #forSlot(slot: Slot, message: ToWorker): ToWorker {
+    const seed = message.type === "array"
+      ? message.request.metadata
+      : undefined;
+    if (seed === undefined || message.type !== "array") return message;
+    if (!slot.seeds.has(seed)) {
+      slot.seeds.add(seed);
+      return message;
+    }
+    const metadata = { ...seed, ranges: [] };
+    return { ...message, request: { ...message.request, metadata } };
+  }
+
   #init(slot: Slot, serialized = this.#serialized()): void {
     this.#post(slot, { type: "init", serialized });
   }
@@ -540,9 +582,13 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
         this.#post(slot, { type: "resolved", answers });
       }),
       known: new Batch((urls) => this.#post(slot, { type: "known", urls })),
+      seeds: new WeakSet(),
       ready: false,
       dead: false,
     };
+    for (const kind of this.#prepared) {
+      this.#post(slot, { type: "prepare", kind });
+    }
     return slot;
   }
 
@@ -699,7 +745,7 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
         const job = this.#jobs.get(id)!;
         job.slot = fresh;
         fresh.jobs.add(id);
-        this.#post(fresh, job.message);
+        this.#post(fresh, this.#forSlot(fresh, job.message));
       }
     }, delay);
     this.#restarts.add(timer);

@@ -10,6 +10,7 @@ import type {
   ArrayPartResult,
 } from "../formats/array_parts.ts";
 import type { CachedUrl } from "../urls/download_urls.ts";
+import type { PartKind } from "../formats/source.ts";
 import type { ContentKey, ResolvedUrl } from "../base/types.ts";
 import type { Downloaded } from "../download/file_download.ts";
 import type {
@@ -44,6 +45,8 @@ import type { Validators } from "../content/same_object.ts";
 /** What the main thread asks of a worker. */
 export type ToWorker =
   | { type: "init"; serialized: SerializedRepoFs }
+  /** Parts of `kind` are coming: load the code that reads them. */
+  | { type: "prepare"; kind: PartKind }
   | {
     type: "cat";
     job: number;

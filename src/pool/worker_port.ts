@@ -40,26 +40,76 @@ export function startWorker(
     : nodeWorker(url, listener);
 }
 
+/**
+ * A Web Worker, created in a task of its own (see {@linkcode oneATask}):
+ * Deno's `new Worker` holds the calling thread until the worker's isolate
+ * exists, 20–50 ms each. Messages posted before it exists wait.
+ */
 function webWorker(url: string | URL, listener: WorkerListener): PoolWorker {
-  const worker = new Worker(url, { type: "module" });
+  let worker: Worker | undefined;
   let ended = false;
-  worker.onmessage = (event: MessageEvent<FromWorker>) => {
-    if (!ended) listener.message(event.data);
+  const waiting: ToWorker[] = [];
+  const fail = (reason: string) => {
+    if (!ended) listener.failed(reason);
   };
-  worker.onerror = (event: ErrorEvent) => {
-    event.preventDefault();
-    if (!ended) listener.failed(event.message || "unknown error");
-  };
-  worker.onmessageerror = () => {
-    if (!ended) listener.failed("unreadable message");
-  };
+  const cancel = oneATask(() => {
+    try {
+      worker = new Worker(url, { type: "module" });
+    } catch (error) {
+      return fail(
+        error instanceof Error ? `${error.name}: ${error.message}` : `${error}`,
+      );
+    }
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      if (!ended) listener.message(event.data);
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      fail(event.message || "unknown error");
+    };
+    worker.onmessageerror = () => fail("unreadable message");
+    for (const message of waiting.splice(0)) worker.postMessage(message);
+  });
   return {
-    post: (message) => worker.postMessage(message),
+    post(message) {
+      if (worker) worker.postMessage(message);
+      else waiting.push(message);
+    },
     terminate() {
       ended = true;
-      worker.terminate();
+      cancel();
+      worker?.terminate();
     },
   };
+}
+
+/** Work waiting for {@linkcode oneATask}, first come first run. */
+const tasks = new Set<() => void>();
+let taskTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Runs `work` in a task of its own, after those queued before it, so that
+ * between two the thread answers its other events (the replies of the
+ * requests a pool's first read sends meanwhile). Returns what takes it
+ * back from the queue.
+ */
+function oneATask(work: () => void): () => void {
+  tasks.add(work);
+  taskTimer ??= setTimeout(runOne);
+  return () => {
+    tasks.delete(work);
+    if (tasks.size === 0) {
+      clearTimeout(taskTimer);
+      taskTimer = undefined;
+    }
+  };
+}
+
+function runOne(): void {
+  const [work] = tasks;
+  tasks.delete(work);
+  taskTimer = tasks.size > 0 ? setTimeout(runOne) : undefined;
+  work();
 }
 
 /** A `node:worker_threads` worker; messages posted before it exists wait. */

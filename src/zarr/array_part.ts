@@ -49,7 +49,8 @@ export class ArrayPartReader {
     const { root, arrayPath, metadata } = request;
     const key = JSON.stringify([root, arrayPath, metadata?.validators]);
     let arr = this.#arrays.get(key);
-    if (metadata !== undefined) this.fs.metadata?.plant(metadata);
+    // A pool sends a seed's bytes with a worker's first part of a read only.
+    if (metadata?.ranges.length) this.fs.metadata?.plant(metadata);
     if (arr === undefined) {
       arr = openArray(this.fs, root, arrayPath);
       this.#arrays.set(key, arr);

@@ -95,6 +95,7 @@ export async function getArray(
   selection: ArraySelection = null,
   options: { signal?: AbortSignal } = {},
 ): Promise<ArrayResult> {
+  source.decoders?.prepare?.("array");
   const arr = await openArray(source, root, arrayPath);
   const decoders = source.decoders;
   if (decoders === undefined || !decodesToTypedArray(arr)) {
@@ -330,15 +331,12 @@ async function readJoined(
     else copyStrided(values, part.shape, part.stride, result.data, offset);
   };
   const reading = new Semaphore(partsAtOnce);
-  await Promise.allSettled(
+  await Promise.all(
     requests.map((request, i) =>
-      reading.run(async () => {
-        try {
-          place(i, (await readParts(decoders, [request], signal))[0]);
-        } catch (error) {
-          failed.abort(error);
-        }
-      })
+      // Copied once its place is given up, after the next part was sent.
+      reading.run(() => readParts(decoders, [request], signal))
+        .then(({ value: [part] }) => place(i, part))
+        .catch((error) => failed.abort(error))
     ),
   );
   signal.throwIfAborted();

@@ -86,6 +86,7 @@ export async function readRaster(
   options: ReadRasterOptions = {},
 ): Promise<Raster> {
   const { signal } = options;
+  source.decoders?.prepare?.("raster");
   const { size, type } = await source.info(path);
   if (type !== "file") throw new GeotiffFormatError(path, "it is a directory");
   const range = new RangeSource(source, path, size, undefined, signal);

@@ -72,6 +72,7 @@ export async function readParts<T>(
   const signal = options.signal
     ? AbortSignal.any([options.signal, stop.signal])
     : stop.signal;
+  source.decoders?.prepare?.("parquet");
   const { footer, data } = await keptMetadata(
     source,
     path,
