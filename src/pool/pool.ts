@@ -408,7 +408,12 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
    * @ignore
    */
   protected routingTable(): Promise<RoutingTable> {
-    return this.#fs[INTERNALS].routingTable();
+    const table = this.#fs[INTERNALS].routingTable();
+    // The workers are given the dataset as soon as it is listed, not when the first part is sent.
+    if (!this.#initialised) {
+      table.then(() => this.#whenListed()).catch(() => {});
+    }
+    return table;
   }
 
   /**
@@ -517,20 +522,13 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
   }
 
   /**
-   * Parts of `kind` are coming: the workers load their code, and are given
-   * the dataset as soon as its listing is read, while this thread reads
-   * the file's metadata.
+   * Parts of `kind` are coming: the workers load their code while this
+   * thread reads the file's metadata.
    */
   #prepare(kind: PartKind): void {
-    if (this.#closed || this.#broken !== undefined) return;
-    if (!this.#prepared.has(kind)) {
-      this.#prepared.add(kind);
-      for (const slot of this.#slots) {
-        this.#post(slot, { type: "prepare", kind });
-      }
-    }
-    // A failed listing fails the read that needs it, not this.
-    this.#whenListed().catch(() => {});
+    if (this.#closed || this.#prepared.has(kind)) return;
+    this.#prepared.add(kind);
+    for (const slot of this.#slots) this.#post(slot, { type: "prepare", kind });
   }
 
   /**

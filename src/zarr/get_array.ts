@@ -334,8 +334,12 @@ async function readJoined(
   await Promise.all(
     requests.map((request, i) =>
       // Copied once its place is given up, after the next part was sent.
-      reading.run(() => readParts(decoders, [request], signal))
-        .then(({ value: [part] }) => place(i, part))
+      reading.run(() =>
+        readParts(decoders, [request], signal).catch((error) => {
+          failed.abort(error); // before its place is given up: no part starts after it
+          throw error;
+        })
+      ).then(({ value: [part] }) => place(i, part))
         .catch((error) => failed.abort(error))
     ),
   );
