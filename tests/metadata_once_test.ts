@@ -8,6 +8,7 @@ import { zipTree } from "../zip.ts";
 import zlib from "node:zlib";
 import { zipArchive } from "./zip_archive.ts";
 import { MetadataLru } from "../src/content/file_metadata.ts";
+import { seedBytesSent } from "../src/pool/pool.ts";
 import { FOOTER_GUESS } from "../src/formats/parquet/footer.ts";
 
 const HDF5 = new URL("../fixtures/hdf5/", import.meta.url);
@@ -85,6 +86,27 @@ Deno.test("the 10,000-chunk file reads whole in at most 2,000 store GETs, every 
   deepStrictEqual(shape, [10_000, 4]);
   deepStrictEqual(data, Int32Array.from({ length: 40_000 }, (_, i) => i));
   ok(emu.counters.storeGets <= 2_000, `${emu.counters.storeGets} GETs`);
+});
+
+Deno.test("a cold pool of 2 reads the 10,000-chunk file in 8 parts, each worker sent its metadata bytes once", async () => {
+  const bytes = await Deno.readFile(new URL("many_chunks.h5", HDF5));
+  await using emu = await startEmulator({ files: { "m.h5": bytes } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  const { data } = await getArray(pool, "m.h5", "grid");
+  deepStrictEqual(data, Int32Array.from({ length: 40_000 }, (_, i) => i));
+  const seed = await fs.metadata.seedOf("m.h5", "netcdf");
+  const seedBytes = seed!.ranges.reduce((n, r) => n + r.bytes.length, 0);
+  ok(seedBytes > 0);
+  equal(
+    seedBytesSent(pool),
+    2 * seedBytes,
+    "one seed per worker, not per part",
+  );
+  emu.resetCounters();
+  const again = await getArray(pool, "m.h5", "grid", [zarr.slice(0, 1_000)]);
+  deepStrictEqual(again.data, (data as Int32Array).subarray(0, 4_000));
+  equal(emu.counters.storeGets, 0, "the workers read what they were sent");
 });
 
 Deno.test("a second readParquet of the same file reads no footer again", async () => {

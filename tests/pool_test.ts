@@ -167,6 +167,23 @@ Deno.test("close() ends the workers; later calls reject", async () => {
   await pool.close();
 });
 
+Deno.test("the constructor starts no worker itself: they start after it returns, and a pool closed at once starts none", async () => {
+  await using emu = await startEmulator({ files: { a: "1" } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  {
+    using spawned = countWorkers();
+    const closed = new RepoFsPool(fs, { workers: 2 });
+    await closed.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    equal(spawned.count, 0, "closed before its workers' turn");
+  }
+  using spawned = countWorkers();
+  await using pool = new RepoFsPool(fs, { workers: 2 });
+  equal(spawned.count, 0, "none while the constructor ran");
+  equal(new TextDecoder().decode(await pool.catFile("a")), "1");
+  equal(spawned.count, 2);
+});
+
 Deno.test("bad worker counts are TypeErrors", () => {
   const fs = new RepoFs({ host: "http://127.0.0.1:1", pid: "doi:1/2" });
   for (const workers of [0, -1, 1.5]) {

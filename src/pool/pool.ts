@@ -145,6 +145,8 @@ interface TestSeams {
   crash(index: number, reason: string): void;
   /** What crossed between the threads for content URLs so far. */
   urlMessages(): UrlMessageCounts;
+  /** Metadata bytes of seeds sent to the workers so far. */
+  seedBytes(): number;
 }
 
 /** What crossed between a pool's threads for content URLs. */
@@ -175,6 +177,14 @@ export function crashWorker(
  */
 export function urlMessageCounts(pool: RepoFsPool): UrlMessageCounts {
   return pool[TEST_SEAMS].urlMessages();
+}
+
+/**
+ * Test seam: the metadata bytes of seeds that `pool` sent its workers, each
+ * seed's to each worker once.
+ */
+export function seedBytesSent(pool: RepoFsPool): number {
+  return pool[TEST_SEAMS].seedBytes();
 }
 
 /**
@@ -236,6 +246,7 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
     crash: (index, reason) =>
       this.#post(this.#slots[index], { type: "crash", reason }),
     urlMessages: () => ({ ...this.#urlMessages }),
+    seedBytes: () => this.#seedBytes,
   };
   readonly #fs: RepoFs;
   readonly #workerUrl: string | URL;
@@ -255,6 +266,7 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
     answerMessages: 0,
   };
   #lastJob = 0;
+  #seedBytes = 0;
   /** The kinds of part the workers were told to load the code of, and a new one is too. */
   readonly #prepared = new Set<PartKind>();
   #listed?: Promise<void>;
@@ -543,6 +555,7 @@ export class RepoFsPool extends ReadOnlyTree implements AsyncDisposable {
     if (seed === undefined || message.type !== "array") return message;
     if (!slot.seeds.has(seed)) {
       slot.seeds.add(seed);
+      for (const { bytes } of seed.ranges) this.#seedBytes += bytes.length;
       return message;
     }
     const metadata = { ...seed, ranges: [] };
