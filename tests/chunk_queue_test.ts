@@ -106,7 +106,7 @@ Deno.test("the queue follows the window: only the floor's reads while it measure
   ok(starts.some(([, size]) => size === 2), "no read started while measuring");
 });
 
-Deno.test("the chunk queue runs window.size tasks at once", async () => {
+Deno.test("the chunk queue runs every task; after a failure, none not yet started", async () => {
   const queue = chunkQueue(new ReadWindow({ initial: 2 }), () => 0);
   let done = 0;
   for (let i = 0; i < 5; i++) queue.add(async () => void done++);

@@ -14,6 +14,8 @@ import {
   infoLines,
   lsLines,
 } from "../src/cli/format.ts";
+import { splitArchivePath } from "../src/cli/archive_path.ts";
+import { placeMembers } from "../src/cli/member_download.ts";
 
 Deno.test("ls lists direct children", async () => {
   await using emu = await startEmulator({
@@ -242,4 +244,44 @@ Deno.test("info lines", () => {
     }).slice(3),
     ["checksum:     SHA-1 a999", "access:       restricted"],
   );
+});
+
+Deno.test("archive paths split at each !/", () => {
+  deepStrictEqual(splitArchivePath("data/x.csv"), {
+    archives: [],
+    inner: "data/x.csv",
+  });
+  deepStrictEqual(splitArchivePath("data.zip!/docs/a.txt"), {
+    archives: ["data.zip"],
+    inner: "docs/a.txt",
+  });
+  deepStrictEqual(splitArchivePath("a.zip!/b/c.zip!/"), {
+    archives: ["a.zip", "b/c.zip"],
+    inner: "",
+  });
+  deepStrictEqual(splitArchivePath("a.zip!"), {
+    archives: ["a.zip"],
+    inner: "",
+  });
+  equal(splitArchivePath("wow!.txt").archives.length, 0);
+});
+
+Deno.test("members are named by their path, a second set apart", () => {
+  const file = (name: string) => ({ name, type: "file" as const, size: 1 });
+  const placed = placeMembers([
+    file("a.zip!/docs/x.txt"),
+    file("b.zip!/c.zip!/y.txt"),
+    file("docs/x.txt"),
+    file("plain.txt"),
+  ]);
+  deepStrictEqual(placed.files.map((f) => f.name), [
+    "docs/x.txt",
+    "y.txt",
+    "plain.txt",
+  ]);
+  deepStrictEqual(placed.clashes.map((f) => f.name), ["docs/x.txt"]);
+  deepStrictEqual([...placed.members], [
+    ["docs/x.txt", "a.zip!/docs/x.txt"],
+    ["y.txt", "b.zip!/c.zip!/y.txt"],
+  ]);
 });

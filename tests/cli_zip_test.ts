@@ -4,8 +4,6 @@ import { join } from "node:path";
 import { type EmulatorOptions, startEmulator } from "../emulator.ts";
 import { type CliRun, filesBelow, runCli } from "./support.ts";
 import { repeatedDeflate, zipArchive } from "./zip_archive.ts";
-import { splitArchivePath } from "../src/cli/archive_path.ts";
-import { placeMembers } from "../src/cli/member_download.ts";
 
 const ZIPS = new URL("../fixtures/zip/", import.meta.url);
 const expected = JSON.parse(
@@ -343,43 +341,3 @@ function corruptStoredMember(archive: Uint8Array, name: string): Uint8Array {
   }
   throw new Error(`no local header for ${name}`);
 }
-
-Deno.test("archive paths split at each !/", () => {
-  deepStrictEqual(splitArchivePath("data/x.csv"), {
-    archives: [],
-    inner: "data/x.csv",
-  });
-  deepStrictEqual(splitArchivePath("data.zip!/docs/a.txt"), {
-    archives: ["data.zip"],
-    inner: "docs/a.txt",
-  });
-  deepStrictEqual(splitArchivePath("a.zip!/b/c.zip!/"), {
-    archives: ["a.zip", "b/c.zip"],
-    inner: "",
-  });
-  deepStrictEqual(splitArchivePath("a.zip!"), {
-    archives: ["a.zip"],
-    inner: "",
-  });
-  equal(splitArchivePath("wow!.txt").archives.length, 0);
-});
-
-Deno.test("members are named by their path, a second set apart", () => {
-  const file = (name: string) => ({ name, type: "file" as const, size: 1 });
-  const placed = placeMembers([
-    file("a.zip!/docs/x.txt"),
-    file("b.zip!/c.zip!/y.txt"),
-    file("docs/x.txt"),
-    file("plain.txt"),
-  ]);
-  deepStrictEqual(placed.files.map((f) => f.name), [
-    "docs/x.txt",
-    "y.txt",
-    "plain.txt",
-  ]);
-  deepStrictEqual(placed.clashes.map((f) => f.name), ["docs/x.txt"]);
-  deepStrictEqual([...placed.members], [
-    ["docs/x.txt", "a.zip!/docs/x.txt"],
-    ["y.txt", "b.zip!/c.zip!/y.txt"],
-  ]);
-});

@@ -51,7 +51,7 @@ Deno.test("only URLs below the repository base get the token", () => {
   );
 });
 
-Deno.test("content URLs must be https or loopback", () => {
+Deno.test("content URLs are read over https only", () => {
   strictEqual(
     contentUrlProblem("https://s3.example/b/k", "https://repo.example.org/api"),
     undefined,
@@ -116,7 +116,7 @@ Deno.test("failureFor keeps the message and Retry-After", async () => {
   equal(e.status, 404);
 });
 
-Deno.test("RepoApi hides its token", async () => {
+Deno.test("RepoApi lists a version's files", async () => {
   await using emu = await startEmulator({ files: { "a/b.txt": "hi" } });
   const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
   const files = [...await api.listFiles(emu.pid, ":latest")];
