@@ -1,5 +1,5 @@
-import { deepEqual, equal, rejects } from "node:assert/strict";
-import { whenAborted } from "../src/base/abort_callbacks.ts";
+import { deepEqual, equal, rejects, strictEqual } from "node:assert/strict";
+import { abortable, whenAborted } from "../src/base/abort_callbacks.ts";
 import { Semaphore } from "../src/base/semaphore.ts";
 import { delay } from "../src/base/delay.ts";
 
@@ -93,4 +93,26 @@ Deno.test("10,000 semaphore waiters and delays on one signal add one listener, a
   const again = await semaphore.acquire();
   again();
   await rejects(semaphore.acquire(controller.signal), /stop/);
+});
+
+Deno.test("whenAborted calls back once", () => {
+  const controller = new AbortController();
+  const heard: string[] = [];
+  whenAborted(controller.signal, () => heard.push("first"));
+  const forget = whenAborted(controller.signal, () => heard.push("forgotten"));
+  forget();
+  controller.abort();
+  deepEqual(heard, ["first"]);
+});
+
+Deno.test("abortable rejects with the abort reason", async () => {
+  const stop = new AbortController();
+  const never = new Promise<number>(() => {});
+  const waiting = abortable(never, undefined, stop.signal);
+  stop.abort(new Error("no longer wanted"));
+  await rejects(waiting, /no longer wanted/);
+  strictEqual(
+    await abortable(Promise.resolve(7), new AbortController().signal),
+    7,
+  );
 });

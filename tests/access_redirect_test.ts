@@ -1,6 +1,11 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, equal, match, strictEqual } from "node:assert/strict";
 import { startEmulator } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
+import {
+  fetchHidesRedirects,
+  hiddenRedirectError,
+  isHiddenRedirect,
+} from "../src/api/hidden_redirects.ts";
 
 const FILES = {
   "a.txt": "aaa",
@@ -91,4 +96,25 @@ Deno.test("a HEAD answered 405 by a repository that serves the bytes itself: its
   await readAll(fs);
   equal(emu.counters.accessGets, 8); // a byte to resolve, then the file
   equal(emu.counters.storeGets, 0);
+});
+
+Deno.test("fetch hides redirects only in a browser", () => {
+  strictEqual(fetchHidesRedirects(), false); // Deno
+  strictEqual(fetchHidesRedirects({ document: {} }), true); // a page
+  strictEqual(fetchHidesRedirects({ WorkerGlobalScope: class {} }), true); // a page's worker
+  strictEqual(
+    fetchHidesRedirects({ WorkerGlobalScope: class {}, Deno: {} }),
+    false,
+  ); // a Deno worker
+});
+
+Deno.test("an opaque redirect is a hidden redirect", () => {
+  strictEqual(isHiddenRedirect(new Response(null, { status: 303 })), false);
+});
+
+Deno.test("a hidden redirect's error names the file", () => {
+  const error = hiddenRedirectError(
+    "https://repo.example.org/api/access/datafile/7",
+  );
+  match(error.message, /serves the bytes itself/);
 });

@@ -1,10 +1,10 @@
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmulator } from "../emulator.ts";
-import type { EmulatorFaults } from "../emulator.ts";
+import { type EmulatorFaults, startEmulator } from "../emulator.ts";
 import { bounded, filesBelow, patterned, until } from "./support.ts";
 import { interruptedGetLeft } from "./interrupted_get.ts";
+import { INTERRUPTED, stopSignal } from "../src/cli/signals.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(REPO, "cli.ts");
@@ -314,4 +314,13 @@ Deno.test({
       await Deno.remove(tmp, { recursive: true });
     }
   },
+});
+
+Deno.test("exit status 130 after a stop signal", () => {
+  strictEqual(INTERRUPTED, 130);
+});
+
+Deno.test("a stop signal aborts until disposed", () => {
+  using stop = stopSignal();
+  strictEqual(stop.signal.aborted, false); // until Ctrl-C or SIGTERM
 });

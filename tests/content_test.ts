@@ -3,6 +3,7 @@ import {
   equal,
   ok,
   rejects,
+  strictEqual,
   throws,
 } from "node:assert/strict";
 import {
@@ -18,8 +19,8 @@ import {
 } from "../mod.ts";
 import { type Emulator, type FaultRule, startEmulator } from "../emulator.ts";
 import { PROGRESS_BYTES } from "../src/content/body_cursor.ts";
-import { collect } from "../src/content/content.ts";
-import { errorDetail } from "../src/api/repo_api.ts";
+import { collect, concat, ContentReader } from "../src/content/content.ts";
+import { errorDetail, RepoApi } from "../src/api/repo_api.ts";
 import { INTERNALS } from "../src/repo_fs.ts";
 import { bounded, patterned, recordingLogger, shownForms } from "./support.ts";
 import {
@@ -33,6 +34,7 @@ import {
   shortBody,
   unsaidTotal,
 } from "./emulator_faults.ts";
+import { DownloadUrls } from "../src/urls/download_urls.ts";
 
 /** Content answers streamed, saying no `Content-Length`. */
 const UNSAID_LENGTH: FaultRule = {
@@ -1207,5 +1209,40 @@ Deno.test("fetch is called as a plain function, as a browser's fetch must be", a
       fetch: browserLikeFetch,
     })).length,
     1,
+  );
+});
+
+Deno.test("the content reader reads ranges and streams", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "hello world" } });
+  const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+  const urls = new DownloadUrls(
+    ({ id, format }, _stale, signal) => api.head(id, signal, format),
+    3,
+  );
+  const { transport, retry, base: repository } = api;
+  const reader = new ContentReader(urls, {
+    transport,
+    retry,
+    repository,
+    getConcurrency: 64,
+  });
+  const file = { id: emu.fileId("a.txt"), size: 11 };
+  strictEqual(new TextDecoder().decode(await reader.read(file, 0, 5)), "hello");
+  strictEqual(new TextDecoder().decode(await reader.read(file, -5)), "world");
+  strictEqual(
+    await new Response(reader.stream(file, { start: 6 })).text(),
+    "world",
+  );
+});
+
+Deno.test("collect joins a stream's chunks", async () => {
+  const bytes = await collect(new Response("abc").body!);
+  equal(bytes.byteLength, 3);
+});
+
+Deno.test("concat joins chunks", () => {
+  deepStrictEqual(
+    concat([new Uint8Array([1]), new Uint8Array([2, 3])]),
+    new Uint8Array([1, 2, 3]),
   );
 });

@@ -4,6 +4,7 @@ import { startEmulator } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
 import { parseDatasetUrl } from "../src/api/dataset_url.ts";
 import { runCli } from "./support.ts";
+import { normalizePid } from "../src/api/pid.ts";
 
 const PID = "doi:10.5072/FK2/EMULATED";
 
@@ -204,4 +205,20 @@ Deno.test("a --host without a scheme that is loopback or has a port gets a hint"
     run.stderr,
   );
   equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+});
+
+Deno.test("a pid's scheme is lower-cased", () => {
+  equal(normalizePid("DOI:10.5072/FK2/AbC"), "doi:10.5072/FK2/AbC");
+  equal(normalizePid("10.5072/FK2/ABC"), "doi:10.5072/FK2/ABC");
+  equal(normalizePid("https://doi.org/10.5072/FK2/ABC"), "doi:10.5072/FK2/ABC");
+  equal(
+    normalizePid("http://dx.doi.org/10.5072%2FFK2%2FABC"),
+    "doi:10.5072/FK2/ABC",
+  );
+  equal(
+    normalizePid("https://hdl.handle.net/1902.1/00097-8"),
+    "hdl:1902.1/00097-8",
+  );
+  equal(normalizePid("perma:ABC123"), "perma:ABC123");
+  throws(() => normalizePid("doi:10.5072"), /"doi:10\.5072"/);
 });

@@ -1,6 +1,6 @@
 // Every exported symbol of every entry shows an example a user can run: it
 // imports the package by its own name and asserts what it shows. Internal
-// symbols carry none (their behaviour is tested in tests/unit/).
+// symbols carry none (their behaviour is tested in the topic files of tests/).
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,9 +1,21 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  ok,
+  rejects,
+  strictEqual,
+  throws,
+} from "node:assert/strict";
 import { deflateRawSync, deflateSync } from "node:zlib";
 import { startEmulator } from "../emulator.ts";
 import type { RequestInfo } from "../src/emulator/respond_hook.ts";
 import { listCollection, RepoFs } from "../mod.ts";
 import { withStranger } from "./support.ts";
+import { FileLister } from "../src/api/file_lister.ts";
+import { RepoApi } from "../src/api/repo_api.ts";
+import { RoutingTable } from "../src/tree/routing_table.ts";
+import { embargoActive, field, listedFiles } from "../src/api/listing_entry.ts";
+import { asOriginal } from "../src/base/listed_file.ts";
 
 const FILES = { "a.txt": "hello", "data/b.txt": "world" };
 const TOKEN = "listing-token-1234";
@@ -240,5 +252,83 @@ Deno.test("a listing labelled gzip that the runtime cannot undo fails naming the
       error.message,
     );
     return true;
+  });
+});
+
+Deno.test("the file lister lists a dataset's versions", async () => {
+  await using emu = await startEmulator({
+    files: { "a/b.txt": "x", "c.txt": "yz" },
+    maxPageSize: 1,
+  });
+  const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+  const lister = new FileLister(api, console);
+  const table = await lister.list(
+    emu.pid,
+    ":latest",
+    () => RoutingTable.builder(),
+  );
+  deepStrictEqual(table.find(""), ["a/b.txt", "c.txt"]);
+  strictEqual(emu.counters.listingCalls, 2); // one page per file here
+});
+
+Deno.test("listed files are checked one by one", () => {
+  const entries = [
+    { directoryLabel: "d", dataFile: { id: 7, filename: "a.nc", filesize: 3 } },
+    {
+      restricted: true,
+      dataFile: {
+        id: 8,
+        filename: "b.nc",
+        filesize: 5,
+        checksum: {
+          type: "SHA-1",
+          value: "a9993e364706816aba3e25717850c26c9cd0d89d",
+        },
+        embargo: { dateAvailable: "2999-01-01" },
+      },
+    },
+  ];
+  deepStrictEqual([...listedFiles(entries, "https://r.example/api")], [
+    { path: "d/a.nc", id: 7, size: 3 },
+    {
+      path: "b.nc",
+      id: 8,
+      size: 5,
+      checksum: {
+        type: "SHA-1",
+        value: "a9993e364706816aba3e25717850c26c9cd0d89d",
+      },
+      restricted: true,
+      embargoedUntil: "2999-01-01",
+    },
+  ]);
+});
+
+Deno.test("a missing field is a RepoProtocolError", () => {
+  deepStrictEqual(field({ data: [] }, "data", "https://r.example/api"), []);
+  throws(() => field({}, "data", "https://r.example/api"), /has no "data"/);
+});
+
+Deno.test("an embargo is active until its day", () => {
+  const now = new Date("2030-06-01T12:00:00Z");
+  equal(embargoActive("2031-01-01", now), true);
+  equal(embargoActive("2030-06-01", now), false);
+});
+
+Deno.test("an ingested file seen as its original", () => {
+  const archival = {
+    path: "d/t.tab",
+    id: 8,
+    size: 4,
+    contentType: "text/tab-separated-values",
+    tabular: true,
+    original: { path: "d/t.csv", size: 9, contentType: "text/csv" },
+  };
+  deepStrictEqual(asOriginal(archival), {
+    path: "d/t.csv",
+    id: 8,
+    size: 9,
+    contentType: "text/csv",
+    format: "original",
   });
 });

@@ -1,9 +1,10 @@
-import { equal, ok } from "node:assert/strict";
+import { equal, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../emulator.ts";
-import { progressLine } from "../src/cli/progress.ts";
+import { Progress, progressLine } from "../src/cli/progress.ts";
 import { patterned, runCli } from "./support.ts";
+import { Output } from "../src/cli/io.ts";
 
 Deno.test("no rate or ETA before a second of data; files and bytes each with their own fraction", () => {
   equal(
@@ -178,4 +179,35 @@ Deno.test({
       await Deno.remove(tmp, { recursive: true });
     }
   },
+});
+
+Deno.test("the progress line fits its columns", () => {
+  const state = {
+    files: 3,
+    totalFiles: 10,
+    bytes: 2048,
+    totalBytes: 4096,
+    seconds: 2,
+  };
+  strictEqual(
+    progressLine(state),
+    "3/10 files (30%)  2.0 KiB/4.0 KiB (50%)  [##########----------]  1.0 KiB/s  ETA 0:02",
+  );
+  strictEqual(progressLine(state, 21), "3/10 files (30%)");
+});
+
+Deno.test("progress counts and redraws", () => {
+  const out = new Output();
+  const drawn: string[] = [];
+  out.progress = (line) => {
+    drawn.push(line);
+  }; // instead of the terminal
+  const progress = new Progress(out, 2, 10);
+  progress.add(10);
+  strictEqual(
+    drawn[0],
+    "0/2 files (0%)  10 B/10 B (100%)  [####################]",
+  );
+  progress.fileDone();
+  progress.finish();
 });

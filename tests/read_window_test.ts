@@ -1,5 +1,11 @@
-import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import * as zarr from "zarrita";
+import {
+  deepStrictEqual,
+  equal,
+  ok,
+  strictEqual,
+  throws,
+} from "node:assert/strict";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
 import { getArray, zarrStore } from "../zarr.ts";
@@ -217,33 +223,36 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
   );
 });
 
-Deno.test("a pool's parts read at once share the 64 MiB a read may hold in flight: big chunks keep to it across the workers", async () => {
-  // 4 MiB chunks: the ceiling is 16 reads. A pool of 2 cuts the array into
-  // 8 parts of 6 chunks and reads 4 at once, 2 per worker; with a window
-  // each of its own, they would keep 24 chunk reads (96 MiB) in flight.
-  const data = new Float32Array(48 * 1024 * 1024).fill(1.5);
-  await using emu = await startEmulator({
-    files: await buildZarrStore(
-      [{
-        path: "big",
-        data,
-        shape: [48, 1024, 1024],
-        chunks: [1, 1024, 1024],
-        compressor: "gzip",
-      }],
-      { format: 2 },
-    ),
+Deno.test("the read window grows and halves", () => {
+  let ms = 0;
+  const sizes: number[] = [];
+  const window = new ReadWindow({
+    initial: 8,
+    now: () => ms,
+    onResize: (size) => sizes.push(size),
   });
-  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
-  await using pool = new RepoFsPool(fs, { workers: 2 });
-  equal(chunkReadWindow(4 * 2 ** 20).ceiling, 16);
-  deepStrictEqual((await getArray(pool, "", "big")).shape, [48, 1024, 1024]);
-  emu.faults.latencyMs = 20;
-  emu.resetCounters();
-  const { data: read } = await getArray(pool, "", "big");
-  equal(read.length, data.length);
-  ok((read as Float32Array).every((value) => value === 1.5));
-  equal(emu.counters.storeGets, 48 + 1); // and .zarray
-  const peak = emu.counters.peakConcurrentStoreGets;
-  ok(peak <= 16, `peak ${peak} store GETs of 4 MiB chunks`);
+  // A whole round: `window.size` reads that each take `readMs`.
+  const round = (readMs: number) => {
+    const starts = Array.from({ length: window.size }, () => window.started());
+    ms += readMs;
+    for (const start of starts) window.completed(start);
+  };
+  round(10); // the first round; then the link is measured at the floor, 4
+  round(10); // 4 reads sent alone take 10 ms: back to 8
+  round(10); // 8 reads in 10 ms: 3 × 0.8 per ms × 10 ms = 24
+  window.congested(); // a 429: 24 → 12
+  window.congested(); // same round: ignored
+  deepStrictEqual(sizes, [4, 8, 24, 12]);
+  strictEqual(window.size, 12);
+});
+
+Deno.test("chunkReadWindow bounds big chunks", () => {
+  strictEqual(chunkReadWindow(64 * 1024).ceiling, 256);
+  strictEqual(chunkReadWindow(4 * 2 ** 20).ceiling, 16);
+  strictEqual(chunkReadWindow(4 * 2 ** 20).size, 16);
+  strictEqual(chunkReadWindow(2 ** 30).ceiling, 4);
+  // One of 8 parts read at once: 8 MiB of its own.
+  strictEqual(chunkReadWindow(64 * 1024, 8).ceiling, 128);
+  strictEqual(chunkReadWindow(2 * 1024, 8).ceiling, 256);
+  strictEqual(chunkReadWindow(4 * 2 ** 20, 8).ceiling, 4);
 });

@@ -1,4 +1,10 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  ok,
+  rejects,
+  strictEqual,
+} from "node:assert/strict";
 import { join } from "node:path";
 import {
   isInside,
@@ -170,5 +176,46 @@ Deno.test("OutputRoot.prepare is safe to call concurrently for nested paths", as
       }),
     );
     deepStrictEqual(targets, paths.map((p) => join(root.path, p)));
+  }
+});
+
+Deno.test("an unsafe path error names the path", () => {
+  const error = new UnsafePathError("../x", 'it has a ".." segment');
+  strictEqual(error.message, 'refused "../x": it has a ".." segment');
+  strictEqual(error.reason, 'it has a ".." segment');
+});
+
+Deno.test("unsafe path reasons", () => {
+  strictEqual(unsafePathReason("climate.zarr/.zgroup"), undefined);
+  strictEqual(unsafePathReason("../../etc/passwd"), 'it has a ".." segment');
+  strictEqual(
+    unsafePathReason("/etc/passwd"),
+    "it is absolute (starts with /)",
+  );
+  strictEqual(unsafePathReason("C:evil"), "it has a drive letter");
+  strictEqual(unsafePathReason("a\u001b[2J"), "it has a control character");
+  strictEqual(
+    unsafePathReason(`d/${"x".repeat(256)}`),
+    "it has a name of 256 bytes, longer than file systems take (255)",
+  );
+});
+
+Deno.test("isInside is true at and below root", () => {
+  strictEqual(isInside("/data/out", "/data/out/a/b"), true);
+  strictEqual(isInside("/data/out", "/data/out"), true);
+  strictEqual(isInside("/data/out", "/data/outside"), false);
+});
+
+Deno.test("the output root places dataset paths", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const root = await OutputRoot.open(dir);
+    const target = await root.prepare("a/b.txt");
+    strictEqual(target, join(root.path, "a", "b.txt"));
+    strictEqual((await Deno.stat(join(root.path, "a"))).isDirectory, true); // created
+    await Deno.writeTextFile(target, "hello");
+    await rejects(root.prepare("../b.txt"), UnsafePathError);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,4 +1,10 @@
-import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  match,
+  ok,
+  strictEqual,
+} from "node:assert/strict";
 import {
   RepoFs,
   RepoHttpError,
@@ -8,6 +14,13 @@ import {
 import { startEmulator } from "../emulator.ts";
 import { recordingLogger, shownForms, withStranger } from "./support.ts";
 import { redirects } from "./emulator_faults.ts";
+import {
+  hideSecret,
+  holdsSecret,
+  httpTrimmed,
+  redact,
+  redactingLogger,
+} from "../src/base/secrets.ts";
 
 function assertHidden(error: unknown, secret: string): void {
   for (const text of shownForms(error)) ok(!text.includes(secret), text);
@@ -187,4 +200,39 @@ Deno.test("a connection error's message and cause keep no credential of the URL,
   match(error.message, /connection refused/i);
   ok(error.cause instanceof Error, "the cause is kept, scrubbed");
   assertHidden(error, signature);
+});
+
+Deno.test("hideSecret hides a secret", () => {
+  hideSecret("s3cret-for-the-example");
+  strictEqual(redact("Bad API key s3cret-for-the-example"), "Bad API key ***");
+});
+
+Deno.test("httpTrimmed trims HTTP whitespace", () => {
+  strictEqual(httpTrimmed(" tok-1\r\n"), "tok-1");
+  strictEqual(httpTrimmed("tok\u00a0"), "tok\u00a0"); // not HTTP whitespace
+});
+
+Deno.test("redact blanks hidden secrets", () => {
+  equal(redact("nothing secret here"), "nothing secret here");
+});
+
+Deno.test("the redacting logger redacts each line", () => {
+  hideSecret("tok-for-the-logger-example");
+  const lines: string[] = [];
+  const logger = redactingLogger({
+    debug: (m) => lines.push(m),
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(m),
+  });
+  logger.warn('Listing entry "../tok-for-the-logger-example" left out');
+  deepStrictEqual(lines, ['Listing entry "../***" left out']);
+});
+
+Deno.test("holdsSecret finds secrets, percent-encoded too", () => {
+  hideSecret("tok/en-for-the-example");
+  strictEqual(
+    holdsSecret("https://s3.example/b/k?key=tok%2fen-for-the-example"),
+    true,
+  );
+  strictEqual(holdsSecret("https://s3.example/b/k"), false);
 });

@@ -1,6 +1,8 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { RepoFs, type SerializedRepoFs } from "../mod.ts";
 import { startEmulator } from "../emulator.ts";
+import { checkSerialized } from "../src/serialize.ts";
+import { INTERNALS, sharingUrls } from "../src/repo_fs.ts";
 import { patterned } from "./support.ts";
 
 const FILES = {
@@ -157,4 +159,30 @@ Deno.test("a malformed serialised form is a TypeError", () => {
   };
   throws(() => RepoFs.fromSerialized(broken), /malformed listing/);
   ok(RepoFs.fromSerialized(good));
+});
+
+Deno.test("checkSerialized refuses another format", () => {
+  throws(
+    () => checkSerialized({ format: "other" }),
+    /^TypeError: Not a serialised RepoFs \(format "other"\)$/,
+  );
+  checkSerialized({ format: "repo-fs/1", options: {}, urls: [] });
+});
+
+Deno.test("sharingUrls: a worker's RepoFs uses the main thread's URLs", () => {
+  const main = new RepoFs({
+    host: "repo.example.org",
+    pid: "doi:10.5072/FK2/ABC",
+  });
+  const worker = sharingUrls(main.serialize(), main[INTERNALS].urls);
+  equal(worker[INTERNALS].urls, main[INTERNALS].urls);
+});
+
+Deno.test("INTERNALS.urls is the cache resolveDownloadUrl answers from", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+  const fs = new RepoFs({ host: emu.host, pid: emu.pid });
+  const id = emu.fileId("a.txt");
+  const { url } = await fs[INTERNALS].urls.resolve({ id });
+  equal(url, await fs.resolveDownloadUrl(id));
+  equal(emu.counters.heads, 1);
 });

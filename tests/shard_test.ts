@@ -13,6 +13,7 @@ import { chunkShard, getArray } from "../zarr.ts";
 import { startEmulator } from "../emulator.ts";
 import { SAMPLE_STORE, sampleDataset } from "../src/emulator/sample.ts";
 import { filesBelow, patterned, runCli } from "./support.ts";
+import { SHARD_VARIABLES } from "../src/fleet/shards.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const decoder = new TextDecoder();
@@ -402,4 +403,8 @@ Deno.test("demo/fleet.ts: two processes' statistics combine into those of one re
     [values.length, min, max],
   );
   ok(Math.abs(combined.sum - sum) <= 1e-9 * Math.abs(sum), `${combined.sum}`);
+});
+
+Deno.test("shard variables include SLURM's", () => {
+  ok(SHARD_VARIABLES.includes("SLURM_ARRAY_TASK_ID"));
 });

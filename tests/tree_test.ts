@@ -3,6 +3,7 @@ import {
   equal,
   ok,
   rejects,
+  strictEqual,
   throws,
 } from "node:assert/strict";
 import {
@@ -15,6 +16,17 @@ import {
 import { startEmulator } from "../emulator.ts";
 import { recordingLogger } from "./support.ts";
 import { malformedJson } from "./emulator_faults.ts";
+import {
+  RoutingTable,
+  type RoutingTableBuilder,
+} from "../src/tree/routing_table.ts";
+import {
+  baseName,
+  keyProblem,
+  listedKey,
+  normalizePath,
+  parentKey,
+} from "../src/tree/paths.ts";
 
 const AWKWARD = {
   "climate.zarr/.zgroup": '{"zarr_format":2}',
@@ -504,4 +516,88 @@ Deno.test("listCollection returns the collection's items", async () => {
     listCollection({ host: emu.host, alias: "climate" }),
     /Bad API key/,
   );
+});
+
+Deno.test("the routing table builder adds files, then finishes", () => {
+  const builder: RoutingTableBuilder = RoutingTable.builder();
+  builder.add({ path: "x", id: 1, size: 0 });
+  strictEqual(builder.finish().fileCount, 1);
+});
+
+Deno.test("the routing table holds the dataset as a tree", () => {
+  const table = RoutingTable.build([{ path: "a/b.c/d", id: 1, size: 3 }]);
+  deepStrictEqual(table.children("a"), [{
+    name: "a/b.c",
+    type: "directory",
+    size: 0,
+  }]);
+});
+
+Deno.test("a table built file by file equals one built whole", () => {
+  const builder = RoutingTable.builder();
+  builder.add({ path: "a/b", id: 1, size: 3 });
+  builder.add({ path: "a/c", id: 2, size: 4 });
+  equal(builder.finish().fileCount, 2);
+});
+
+Deno.test("an empty directory is listed; a made one stays", () => {
+  const warnings: string[] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (line: string) => warnings.push(line),
+  };
+  const builder = RoutingTable.builder(logger);
+  builder.addDirectory("a/empty", 0);
+  builder.add({ path: "b/x", id: 1, size: 1 });
+  builder.addDirectory("b", 2);
+  builder.add({ path: "c", id: 3, size: 1 });
+  builder.addDirectory("c", 4);
+  const table = builder.finish();
+  deepStrictEqual(table.children("a"), [{
+    name: "a/empty",
+    type: "directory",
+    size: 0,
+  }]);
+  deepStrictEqual(table.children("a/empty"), []);
+  deepStrictEqual(table.find("", { withdirs: true }), [
+    "a",
+    "a/empty",
+    "b",
+    "b/x",
+    "c",
+  ]);
+  equal(table.get("c")?.type, "file");
+  deepStrictEqual(table.rejected.map((entry) => entry.id), [4]);
+  equal(warnings.length, 1);
+});
+
+Deno.test("keyProblem names a key that is not plain", () => {
+  strictEqual(keyProblem("climate.zarr/.zgroup"), undefined);
+  strictEqual(keyProblem("a/../b"), 'it has a ".." segment');
+  strictEqual(keyProblem("/etc"), "it is absolute (starts with /)");
+});
+
+Deno.test("normalizePath drops repo://, slashes and dots", () => {
+  strictEqual(
+    normalizePath("repo:///climate.zarr//temp/"),
+    "climate.zarr/temp",
+  );
+  strictEqual(normalizePath("/"), "");
+  throws(() => normalizePath("a/../b"), TypeError);
+});
+
+Deno.test("listedKey normalizes a listed path", () => {
+  strictEqual(listedKey("repo://README.md"), "repo:/README.md");
+  strictEqual(normalizePath("repo:/README.md"), "repo:/README.md");
+  strictEqual(listedKey("data//a.nc"), "data/a.nc");
+});
+
+Deno.test("parentKey of a root-level key is empty", () => {
+  strictEqual(parentKey("a/b.c/d"), "a/b.c");
+  strictEqual(parentKey("top.txt"), "");
+});
+
+Deno.test("baseName is the last segment", () => {
+  strictEqual(baseName("a/b.c/d"), "d");
 });

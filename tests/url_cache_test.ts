@@ -1,12 +1,30 @@
-import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  equal,
+  notStrictEqual,
+  ok,
+  strictEqual,
+  throws,
+} from "node:assert/strict";
 import { join } from "node:path";
-import { startEmulator } from "../emulator.ts";
-import type { EmulatorOptions } from "../emulator.ts";
+import { type EmulatorOptions, startEmulator } from "../emulator.ts";
 import { RepoFs, RepoFsPool } from "../mod.ts";
 import { getArray } from "../zarr.ts";
 import { urlMessageCounts } from "../src/pool/pool.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
 import { type CliRun, runCli } from "./support.ts";
+import { RepoApi } from "../src/api/repo_api.ts";
+import type { SharedUrls } from "../src/base/types.ts";
+import {
+  cachedUrl,
+  cacheKey,
+  DownloadUrls,
+  isStale,
+  type StoredUrl,
+  type UrlLookup,
+  type UrlStore,
+} from "../src/urls/download_urls.ts";
+import { UrlCacheFile } from "../src/urls/url_cache_file.ts";
 
 const CACHE_MODULE = new URL("../src/urls/url_cache_file.ts", import.meta.url)
   .href;
@@ -423,4 +441,157 @@ Deno.test("urlCacheDir is checked at construction, with no I/O", async () => {
     decoder.decode(stdout),
     "TypeError: urlCacheDir needs a file system (Deno, Node or Bun); this runtime has none\n",
   );
+});
+
+Deno.test("cachedUrl gives the id, URL and directness", () => {
+  const url = {
+    url: "https://s3.example/b/k",
+    direct: false,
+    resolvedAt: 0,
+    expiresAt: Infinity,
+  };
+  deepStrictEqual(cachedUrl({ id: 7 }, url), [
+    7,
+    "https://s3.example/b/k",
+    false,
+  ]);
+});
+
+Deno.test("a URL lookup HEADs the repository for a signed store URL", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+  const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+  const lookup: UrlLookup = ({ id, format }, _stale, signal) =>
+    api.head(id, signal, format);
+  const answer = await lookup(
+    { id: emu.fileId("a.txt") },
+    undefined,
+    new AbortController().signal,
+  );
+  strictEqual(answer.direct, false);
+  ok(answer.url.startsWith(emu.storeOrigin)); // a signed object-store URL
+});
+
+Deno.test("resolved URLs are added to the URL store", async () => {
+  const kept: StoredUrl[] = [];
+  const store: UrlStore = {
+    read: () => Promise.resolve([]),
+    add: (entry) => void kept.push(entry),
+    forget() {},
+  };
+  const urls = new DownloadUrls(
+    ({ id }) =>
+      Promise.resolve({ url: `https://s3.example/${id}`, direct: false }),
+    3,
+    undefined,
+    store,
+  );
+  await urls.resolve({ id: 7 });
+  strictEqual(kept[0].url.url, "https://s3.example/7");
+});
+
+Deno.test("shared URLs run the HEAD they are given, once", async () => {
+  let heads = 0;
+  const fleet: SharedUrls = {
+    resolve: (_file, _stale, signal, head) => head(signal),
+  };
+  const urls = new DownloadUrls(
+    (
+      { id },
+    ) => (heads++,
+      Promise.resolve({ url: `https://s3.example/${id}`, direct: false })),
+    3,
+    undefined,
+    undefined,
+    fleet,
+  );
+  strictEqual((await urls.resolve({ id: 7 })).url, "https://s3.example/7");
+  strictEqual(heads, 1);
+});
+
+Deno.test("one HEAD for two asks of one file, none once cached", async () => {
+  await using emu = await startEmulator({ files: { "a.txt": "hello" } });
+  const api = RepoApi.connect({ host: emu.host, timeoutMs: 60_000 });
+  const urls = new DownloadUrls(
+    ({ id, format }, _stale, signal) => api.head(id, signal, format),
+    3,
+  );
+  const id = emu.fileId("a.txt");
+  const [first, second] = await Promise.all([
+    urls.resolve({ id }),
+    urls.resolve({ id }),
+  ]);
+  strictEqual(first.url, second.url);
+  strictEqual(emu.counters.heads, 1); // one HEAD for both asks
+  strictEqual((await urls.resolve({ id })).url, first.url); // and none once cached
+  strictEqual(emu.counters.heads, 1);
+});
+
+Deno.test("the cache key tells formats apart", () => {
+  notStrictEqual(cacheKey({ id: 7 }), cacheKey({ id: 7, format: "original" }));
+});
+
+Deno.test("a URL is stale in the last tenth of its life", () => {
+  const hour = 3_600_000;
+  const now = Date.now();
+  strictEqual(
+    isStale({
+      url: "u",
+      direct: false,
+      resolvedAt: now,
+      expiresAt: now + hour,
+    }),
+    false,
+  );
+  // 10 s left of an hour: stale, though 10 s would be a long life for a URL resolved just now
+  strictEqual(
+    isStale({
+      url: "u",
+      direct: false,
+      resolvedAt: now - hour + 10_000,
+      expiresAt: now + 10_000,
+    }),
+    true,
+  );
+});
+
+Deno.test("the URL cache file keeps entries of one scope", async () => {
+  const dir = await Deno.makeTempDir();
+  const scope = {
+    repository: "https://repo.example.org/api",
+    pid: "doi:10.5072/FK2/ABC",
+    version: ":latest",
+  };
+  const signed = (at: Date, seconds: number) =>
+    `https://s3.example/b/7?X-Amz-Date=${
+      at.toISOString().replace(/[-:]|\.\d+/g, "")
+    }&X-Amz-Expires=${seconds}`;
+  const now = Date.now();
+
+  const first = new UrlCacheFile(dir, scope);
+  deepStrictEqual(await first.read(), []); // no file yet
+  first.add({
+    file: { id: 7 },
+    url: {
+      url: signed(new Date(now), 3600),
+      direct: false,
+      resolvedAt: now,
+      expiresAt: now + 3_600_000,
+    },
+  });
+  const old = now - 3_590_000; // signed 10 s short of an hour ago: near expiry
+  first.add({
+    file: { id: 8 },
+    url: {
+      url: signed(new Date(old), 3600),
+      direct: false,
+      resolvedAt: old,
+      expiresAt: old + 3_600_000,
+    },
+  });
+  first.flush();
+  strictEqual((await Deno.stat(first.path!)).mode! & 0o777, 0o600);
+
+  const later = await new UrlCacheFile(dir, scope).read(); // as the next process sees it
+  deepStrictEqual(later.map(({ file }) => file.id), [7]);
+  await Deno.remove(dir, { recursive: true });
 });

@@ -1,9 +1,14 @@
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startEmulator } from "../emulator.ts";
 import { RepoFs } from "../mod.ts";
 import { compactDate, disguiseUrls } from "./signed_urls.ts";
 import { until } from "./support.ts";
+import {
+  isNearExpiry,
+  urlExpiry,
+  usableUntil,
+} from "../src/urls/signed_url.ts";
 
 const HOUR = 3_600_000;
 const decoder = new TextDecoder();
@@ -166,4 +171,24 @@ Deno.test("refresh() drops the URLs whose expiry is unknown, and keeps those it 
   await readAll();
   equal(heads.get(unknown), 2);
   equal(heads.get(emu.fileId("known.txt")), 1);
+});
+
+Deno.test("URL expiry is X-Amz-Date plus X-Amz-Expires", () => {
+  const url =
+    "https://s3.example/b/k?X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600";
+  strictEqual(
+    new Date(urlExpiry(url)).toISOString(),
+    "2026-01-01T01:00:00.000Z",
+  );
+  strictEqual(urlExpiry("https://example.org/plain"), Infinity);
+});
+
+Deno.test("a URL is handed out until the last tenth of its life", () => {
+  strictEqual(usableUntil(3_600_000, 3_600_000), 3_570_000);
+  strictEqual(usableUntil(60_000, 60_000), 54_000);
+});
+
+Deno.test("a URL past usableUntil is near expiry", () => {
+  strictEqual(isNearExpiry(Date.now() + 3_600_000, 3_600_000), false);
+  strictEqual(isNearExpiry(Date.now() + 1_000, 3_600_000), true);
 });

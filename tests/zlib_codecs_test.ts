@@ -1,11 +1,22 @@
-import { deepStrictEqual, equal, match, throws } from "node:assert/strict";
-import { gzipSync } from "node:zlib";
 import * as zarr from "zarrita";
-import { useSyncZlibCodecs } from "../src/zarr/zlib_codecs.ts";
+import {
+  deepStrictEqual,
+  equal,
+  match,
+  strictEqual,
+  throws,
+} from "node:assert/strict";
+import { gzipSync } from "node:zlib";
+import {
+  syncZlibStore,
+  useSyncZlibCodecs,
+  withSyncZlibCodecs,
+} from "../src/zarr/zlib_codecs.ts";
 import { RepoFs } from "../mod.ts";
 import { getArray, zarrStore } from "../zarr.ts";
 import { startEmulator } from "../emulator.ts";
 import { buildZarrStore, ramp } from "../fixtures/zarr_writer.ts";
+import { registry } from "zarrita";
 
 type Decoder = { decode(bytes: Uint8Array): Uint8Array; encode(): never };
 
@@ -149,4 +160,61 @@ Deno.test("the synchronous codecs stop at the bytes the chunk's shape holds and 
     () => small.decode(input),
     /a zlib chunk inflates past the 10 bytes its shape holds/,
   );
+});
+
+Deno.test("sync zlib codecs are registered under their own names", async () => {
+  const zarritasOwn = registry.get("gzip");
+  strictEqual(await useSyncZlibCodecs(), true);
+  strictEqual(registry.get("gzip"), zarritasOwn);
+  const Gzip = await registry.get("gzip (node:zlib)")!();
+  const bytes = new Uint8Array(
+    await new Response(
+      new Blob(["hello"]).stream().pipeThrough(new CompressionStream("gzip")),
+    ).arrayBuffer(),
+  );
+  const codec = Gzip.fromConfig({}, {} as never) as {
+    decode(b: Uint8Array): Uint8Array;
+  };
+  strictEqual(new TextDecoder().decode(codec.decode(bytes)), "hello");
+});
+
+Deno.test("array metadata gets the sync zlib codecs", () => {
+  deepStrictEqual(
+    withSyncZlibCodecs({
+      zarr_format: 2,
+      compressor: { id: "gzip", level: 1 },
+      filters: null,
+    }),
+    {
+      zarr_format: 2,
+      compressor: { id: "gzip (node:zlib)", level: 1 },
+      filters: null,
+    },
+  );
+  deepStrictEqual(
+    withSyncZlibCodecs({
+      codecs: [{ name: "bytes" }, { name: "gzip" }],
+      attributes: { name: "gzip" },
+    }),
+    {
+      codecs: [{ name: "bytes" }, { name: "gzip (node:zlib)" }],
+      attributes: { name: "gzip" },
+    },
+  );
+});
+
+Deno.test("the sync zlib store rewrites array metadata", async () => {
+  const zarray = { zarr_format: 2, compressor: { id: "zlib" } };
+  const store = await syncZlibStore({
+    get: (key: string) =>
+      Promise.resolve(
+        new TextEncoder().encode(
+          key.endsWith(".zarray") ? JSON.stringify(zarray) : "{}",
+        ),
+      ),
+  });
+  const bytes = await store.get("/t/.zarray");
+  deepStrictEqual(JSON.parse(new TextDecoder().decode(bytes)).compressor, {
+    id: "zlib (node:zlib)",
+  });
 });

@@ -120,7 +120,7 @@ export interface WorkerDecoders {
     requests: ArrayPartRequest[],
     options?: { signal?: AbortSignal },
   ): Promise<ArrayPartResult[]>;
-  /** The rows (or columns) of one part of a `readParquet` read, read and decoded by one worker. */
+  /** The columns of one part of a Parquet read, read and decoded by one worker. */
   readParquet(
     request: ParquetPartRequest,
     options?: { signal?: AbortSignal },
