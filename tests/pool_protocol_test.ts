@@ -1,6 +1,6 @@
-// Behaviour of src/pool/pool_protocol.ts, moved here from the examples on its internal symbols.
+// src/pool/pool_protocol.ts: the messages between a pool and its workers.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { NotFoundError, RepoHttpError } from "../../../src/base/errors.ts";
+import { NotFoundError, RepoHttpError } from "../src/base/errors.ts";
 import {
   Batch,
   flattenError,
@@ -9,9 +9,9 @@ import {
   reviveError,
   type ToWorker,
   transferables,
-} from "../../../src/pool/pool_protocol.ts";
+} from "../src/pool/pool_protocol.ts";
 
-Deno.test("ToWorker: What the main thread asks of a worker", () => {
+Deno.test("ToWorker messages", () => {
   const ask: ToWorker = {
     type: "cat",
     job: 1,
@@ -22,7 +22,7 @@ Deno.test("ToWorker: What the main thread asks of a worker", () => {
   deepStrictEqual(structuredClone(ask), ask); // plain data: it crosses postMessage whole
 });
 
-Deno.test("FromWorker: What a worker tells the main thread", () => {
+Deno.test("FromWorker messages", () => {
   const asks: FromWorker = {
     type: "resolve",
     asks: [{ ask: 1, file: { id: 42, format: "original" } }],
@@ -30,7 +30,7 @@ Deno.test("FromWorker: What a worker tells the main thread", () => {
   deepStrictEqual(structuredClone(asks), asks); // plain data: it crosses postMessage whole
 });
 
-Deno.test("Batch: Items gathered during one run of the microtask queue and sent together: the first `add` after a…", async () => {
+Deno.test("Batch sends a microtask run's items together", async () => {
   const sent: string[][] = [];
   const batch = new Batch<number, string>((items) => sent.push(items));
   batch.add(1, "a");
@@ -54,7 +54,7 @@ Deno.test("Batch: Items gathered during one run of the microtask queue and sent 
   deepStrictEqual(sent[1], ["d"]);
 });
 
-Deno.test("PlainError: An error as plain data", () => {
+Deno.test("PlainError is plain data", () => {
   const plain: PlainError = flattenError(
     new Error("no listing", { cause: new TypeError("bad JSON") }),
   );
@@ -66,7 +66,7 @@ Deno.test("PlainError: An error as plain data", () => {
   });
 });
 
-Deno.test("flattenError: An error as plain data that survives `postMessage`, with its chain of causes (the first eight)", () => {
+Deno.test("flattenError keeps the first eight causes", () => {
   strictEqual(flattenError(new RangeError("too far")).name, "RangeError");
   const http = flattenError(
     new RepoHttpError(503, "https://repo.example.org/api/x", "busy"),
@@ -80,14 +80,14 @@ Deno.test("flattenError: An error as plain data that survives `postMessage`, wit
   });
 });
 
-Deno.test("reviveError: The error of the same class, message, fields and causes, on this side", () => {
+Deno.test("reviveError restores class, fields and causes", () => {
   const e = reviveError(flattenError(new NotFoundError("a/b")));
   ok(e instanceof NotFoundError);
   strictEqual(e.path, "a/b");
   strictEqual(e.code, "ENOENT");
 });
 
-Deno.test("transferables: The buffers to transfer rather than copy", () => {
+Deno.test("transferables lists the buffers to move", () => {
   const bytes = new Uint8Array(8);
   deepStrictEqual(transferables(bytes), [bytes.buffer]);
   deepStrictEqual(transferables(new Uint8Array(new SharedArrayBuffer(8))), []); // shared, not moved

@@ -1,15 +1,11 @@
-// Behaviour of src/pool/pool.ts, moved here from the examples on its internal symbols.
+// The test seams of src/pool/pool.ts that other tests rely on.
 import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
-import { startEmulator } from "../../../emulator.ts";
-import { WorkerCrashedError } from "../../../src/base/errors.ts";
-import {
-  crashWorker,
-  RepoFsPool,
-  urlMessageCounts,
-} from "../../../src/pool/pool.ts";
-import { RepoFs } from "../../../src/repo_fs.ts";
+import { startEmulator } from "../emulator.ts";
+import { WorkerCrashedError } from "../src/base/errors.ts";
+import { crashWorker, RepoFsPool, urlMessageCounts } from "../src/pool/pool.ts";
+import { RepoFs } from "../src/repo_fs.ts";
 
-Deno.test("crashWorker: Test seam: worker `index` of `pool` throws an uncaught error, as a crash would; its requests…", async () => {
+Deno.test("crashWorker crashes one worker; its reads fail, the next succeed", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "hello", "b.txt": "world" },
   });
@@ -28,7 +24,7 @@ Deno.test("crashWorker: Test seam: worker `index` of `pool` throws an uncaught e
   strictEqual(new TextDecoder().decode(again), "world");
 });
 
-Deno.test("urlMessageCounts: Test seam: how many URL asks the workers of `pool` sent, in how many messages, and how…", async () => {
+Deno.test("urlMessageCounts counts the URL asks", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "a", "b.txt": "b" },
   });

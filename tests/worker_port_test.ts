@@ -1,14 +1,14 @@
-// Behaviour of src/pool/worker_port.ts, moved here from the examples on its internal symbols.
+// src/pool/worker_port.ts: both ends of a worker.
 import { deepStrictEqual, match, strictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import type { FromWorker } from "../../../src/pool/pool_protocol.ts";
+import type { FromWorker } from "../src/pool/pool_protocol.ts";
 import {
   type PoolPort,
   startWorker,
   type WorkerListener,
-} from "../../../src/pool/worker_port.ts";
+} from "../src/pool/worker_port.ts";
 
-Deno.test("WorkerListener: What a pool hears from one of its workers", () => {
+Deno.test("WorkerListener hears a worker", () => {
   const heard: string[] = [];
   const listener: WorkerListener = {
     message: (message) => heard.push(message.type),
@@ -19,10 +19,10 @@ Deno.test("WorkerListener: What a pool hears from one of its workers", () => {
   deepStrictEqual(heard, ["ready", "failed: Error: no worker today"]);
 });
 
-Deno.test("PoolWorker: The pool's end of one worker", async () => {
+Deno.test("PoolWorker is the pool's end", async () => {
   const failed = Promise.withResolvers<string>();
   const worker = startWorker(
-    new URL("../../../workers/range_worker.ts", import.meta.url),
+    new URL("../workers/range_worker.ts", import.meta.url),
     {
       message: () => {},
       failed: failed.resolve,
@@ -33,10 +33,10 @@ Deno.test("PoolWorker: The pool's end of one worker", async () => {
   worker.terminate();
 });
 
-Deno.test("startWorker: Starts the worker module at `url` and reports what it says to `listener`", async () => {
+Deno.test("startWorker reports what the worker says", async () => {
   const ready = Promise.withResolvers<string>();
   const worker = startWorker(
-    new URL("../../../workers/range_worker.ts", import.meta.url),
+    new URL("../workers/range_worker.ts", import.meta.url),
     {
       message: (message) => ready.resolve(message.type),
       failed: ready.reject,
@@ -46,7 +46,7 @@ Deno.test("startWorker: Starts the worker module at `url` and reports what it sa
   worker.terminate();
 });
 
-Deno.test("PoolPort: A worker's end of its pool", () => {
+Deno.test("PoolPort is the worker's end", () => {
   const sent: [FromWorker, Transferable[]][] = [];
   const port: PoolPort = {
     post: (message, transfer = []) => sent.push([message, transfer]),
@@ -56,13 +56,13 @@ Deno.test("PoolPort: A worker's end of its pool", () => {
   deepStrictEqual(sent, [[{ type: "bytes", job: 1, bytes }, [bytes.buffer]]]);
 });
 
-Deno.test("connectToPool: Called by a worker module as it loads: the pool's messages go to `receive`, from now on,…", async () => {
+Deno.test("connectToPool sends the pool's messages to receive", async () => {
   const module = await Deno.makeTempFile({ suffix: ".js" });
   await Deno.writeTextFile(
     module,
     `
     import { connectToPool } from ${
-      JSON.stringify(import.meta.resolve("../../../src/pool/worker_port.ts"))
+      JSON.stringify(import.meta.resolve("../src/pool/worker_port.ts"))
     };
     const pool = await connectToPool((message) => {
       if (message.type !== "cat") return;
