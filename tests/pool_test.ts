@@ -86,16 +86,16 @@ Deno.test("catFile and catRanges return the right bytes in request order", async
   equal(emu.counters.storeRequestsWithToken, 0);
 });
 
-Deno.test("4 workers reading 2,000 chunk files keep one HEAD budget", async () => {
-  const files = chunkFiles(2000);
+Deno.test("4 workers reading 500 chunk files keep one HEAD budget", async () => {
+  const files = chunkFiles(500);
   await using emu = await startEmulator({ files, faults: { latencyMs: 2 } });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid, headConcurrency: 3 });
   await using pool = new RepoFsPool(fs, { workers: 4 });
   const paths = Object.keys(files);
   const got = await pool.catRanges(paths.map((path) => ({ path })));
   ok(got.every((bytes, i) => bytes.byteLength === files[paths[i]].byteLength));
-  deepStrictEqual(got[1234], files[paths[1234]]);
-  equal(emu.counters.heads, 2000);
+  deepStrictEqual(got[321], files[paths[321]]);
+  equal(emu.counters.heads, 500);
   ok(
     emu.counters.peakConcurrentHeads <= 3,
     `peak ${emu.counters.peakConcurrentHeads}`,
