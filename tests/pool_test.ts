@@ -385,7 +385,14 @@ Deno.test("a worker that ignores a cancel is ended within the grace; the pool re
   const download = pool.downloadToFile("a.bin", join(out, "a.bin"), {
     signal: controller.signal,
   });
-  await until(async () => (await namesIn(out)).length > 0, "a file in out");
+  // The pool makes the temporary file itself: wait for the worker's "half" in it.
+  await until(
+    async () =>
+      (await Promise.all(
+        (await namesIn(out)).map((name) => Deno.readTextFile(join(out, name))),
+      )).includes("half"),
+    "the stuck worker's write",
+  );
   ok((await namesIn(out))[0].includes(PARTIAL));
   controller.abort(reason);
   await rejects(download, (error) => error === reason);
