@@ -17,35 +17,44 @@ import {
 import { splitArchivePath } from "../src/cli/archive_path.ts";
 import { placeMembers } from "../src/cli/member_download.ts";
 
-Deno.test("ls lists direct children", async () => {
+/** What `command` printed (or wrote as JSON) on the emulator's dataset of two files; it must exit 0. */
+async function printedBy(
+  command: (context: Context) => Promise<number>,
+  args: string[],
+): Promise<unknown[]> {
   await using emu = await startEmulator({
     files: { "README.md": "# An example", "data/a.csv": "x,y\n" },
   });
   const out = new Output();
-  const printed: string[] = [];
+  const printed: unknown[] = [];
   out.print = async (text) => {
     printed.push(text);
-  }; // instead of stdout
-  const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "ls"]);
-  strictEqual(await ls(new Context(line, out)), 0);
-  deepStrictEqual(printed[0].split("\n"), [
+  };
+  out.json = async (value) => {
+    printed.push(value);
+  };
+  const line = parseCommandLine([
+    "--host",
+    emu.host,
+    "--pid",
+    emu.pid,
+    ...args,
+  ]);
+  strictEqual(await command(new Context(line, out)), 0);
+  return printed;
+}
+
+Deno.test("ls lists direct children", async () => {
+  const printed = await printedBy(ls, ["ls"]);
+  deepStrictEqual(String(printed[0]).split("\n"), [
     "  12 B  README.md",
     "     -  data/",
   ]);
 });
 
 Deno.test("tree draws or nests JSON", async () => {
-  await using emu = await startEmulator({
-    files: { "README.md": "# An example", "data/a.csv": "x,y\n" },
-  });
-  const out = new Output();
-  const printed: string[] = [];
-  out.print = async (text) => {
-    printed.push(text);
-  }; // instead of stdout
-  const line = parseCommandLine(["--host", emu.host, "--pid", emu.pid, "tree"]);
-  strictEqual(await tree(new Context(line, out)), 0);
-  deepStrictEqual(printed[0].split("\n"), [
+  const printed = await printedBy(tree, ["tree"]);
+  deepStrictEqual(String(printed[0]).split("\n"), [
     ".",
     "├── README.md  (12 B)",
     "└── data/",
@@ -56,67 +65,22 @@ Deno.test("tree draws or nests JSON", async () => {
 });
 
 Deno.test("find lists paths below", async () => {
-  await using emu = await startEmulator({
-    files: { "README.md": "# An example", "data/a.csv": "x,y\n" },
-  });
-  const out = new Output();
-  const printed: string[] = [];
-  out.print = async (text) => {
-    printed.push(text);
-  }; // instead of stdout
-  const line = parseCommandLine([
-    "--host",
-    emu.host,
-    "--pid",
-    emu.pid,
-    "find",
-    "--withdirs",
+  const printed = await printedBy(find, ["find", "--withdirs"]);
+  deepStrictEqual(String(printed[0]).split("\n"), [
+    "README.md",
+    "data/",
+    "data/a.csv",
   ]);
-  strictEqual(await find(new Context(line, out)), 0);
-  deepStrictEqual(printed[0].split("\n"), ["README.md", "data/", "data/a.csv"]);
 });
 
 Deno.test("glob lists matches", async () => {
-  await using emu = await startEmulator({
-    files: { "README.md": "# An example", "data/a.csv": "x,y\n" },
-  });
-  const out = new Output();
-  const printed: unknown[] = [];
-  out.json = async (value) => {
-    printed.push(value);
-  }; // instead of stdout
-  const line = parseCommandLine([
-    "--host",
-    emu.host,
-    "--pid",
-    emu.pid,
-    "--json",
-    "glob",
-    "data/*.csv",
-  ]);
-  strictEqual(await glob(new Context(line, out)), 0);
+  const printed = await printedBy(glob, ["--json", "glob", "data/*.csv"]);
   deepStrictEqual(printed, [["data/a.csv"]]);
 });
 
 Deno.test("info shows a listing entry", async () => {
-  await using emu = await startEmulator({
-    files: { "README.md": "# An example", "data/a.csv": "x,y\n" },
-  });
-  const out = new Output();
-  const printed: string[] = [];
-  out.print = async (text) => {
-    printed.push(text);
-  }; // instead of stdout
-  const line = parseCommandLine([
-    "--host",
-    emu.host,
-    "--pid",
-    emu.pid,
-    "info",
-    "data/a.csv",
-  ]);
-  strictEqual(await info(new Context(line, out)), 0);
-  deepStrictEqual(printed[0].split("\n"), [
+  const printed = await printedBy(info, ["info", "data/a.csv"]);
+  deepStrictEqual(String(printed[0]).split("\n"), [
     "name:         data/a.csv",
     "type:         file",
     "size:         4",
