@@ -6,6 +6,7 @@
  * @module
  */
 
+import { concat } from "../../content/content.ts";
 import type { ByteSource } from "../source.ts";
 import { Hdf5FormatError } from "./errors.ts";
 
@@ -171,13 +172,7 @@ export class FileReader {
     );
     const at = offset - first * PAGE_SIZE;
     if (pages.length === 1) return pages[0].subarray(at, at + range.length);
-    const joined = new Uint8Array(pages.reduce((n, p) => n + p.length, 0));
-    let pos = 0;
-    for (const page of pages) {
-      joined.set(page, pos);
-      pos += page.length;
-    }
-    return joined.subarray(at, at + range.length);
+    return concat(pages).subarray(at, at + range.length);
   }
 
   /** Up to `length` bytes from `offset`, fewer at the end of the file. */

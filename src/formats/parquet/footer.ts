@@ -12,6 +12,7 @@ import {
   parquetMetadataAsync,
   parquetSchema,
 } from "hyparquet";
+import { concat } from "../../content/content.ts";
 import { withValueTypes } from "./column_types.ts";
 import { ownBuffer, type ParquetBuffer } from "./parquet_file.ts";
 import { ParquetFormatError } from "./parquet_format_error.ts";
@@ -75,7 +76,7 @@ export async function readFooter(
     throw footerError(path, size, error);
   }
   const read = reads.sort((a, b) => a.start - b.start).map((r) => r.bytes);
-  const tail = read.length === 1 ? read[0] : joined(read);
+  const tail = concat(read);
   const bytes = tail.subarray(tail.byteLength - metadata.metadata_length - 8);
   return { bytes, metadata };
 }
@@ -117,14 +118,4 @@ function footerError(
     ? `its footer length ${length} exceeds the ${size} bytes of the file`
     : `its footer does not parse (${text})`;
   return new ParquetFormatError(path, problem, { cause: error });
-}
-
-function joined(pieces: Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.byteLength;
-  }
-  return bytes;
 }
