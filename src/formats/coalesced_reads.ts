@@ -42,7 +42,7 @@ export function coalescing(
     const reads = pending.sort((a, b) => a.start - b.start);
     pending = [];
     timer = undefined;
-    for (const group of groups(reads)) {
+    for (const group of mergedRuns(reads)) {
       fetchGroup(source, path, group, shared);
     }
   };
@@ -77,14 +77,20 @@ export function coalescing(
   };
 }
 
-/** `sorted` cut into runs that one request each fetches. */
-function groups(sorted: Pending[]): Pending[][] {
-  const runs: Pending[][] = [];
+/**
+ * `sorted` (by `start`) cut into runs that one request each fetches:
+ * neighbours at most `gap` apart, at most {@linkcode MERGE_MOST} bytes a run.
+ */
+export function mergedRuns<T extends { start: number; end: number }>(
+  sorted: T[],
+  gap: number = MERGE_GAP,
+): T[][] {
+  const runs: T[][] = [];
   let end = -Infinity;
   for (const read of sorted) {
     const run = runs.at(-1);
     if (
-      run && read.start - end <= MERGE_GAP &&
+      run && read.start - end <= gap &&
       Math.max(end, read.end) - run[0].start <= MERGE_MOST
     ) {
       run.push(read);

@@ -7,7 +7,7 @@
  */
 
 import type { ParquetBuffer } from "./parquet_file.ts";
-import { MERGE_MOST } from "../coalesced_reads.ts";
+import { MERGE_MOST, mergedRuns } from "../coalesced_reads.ts";
 import type { GroupPart } from "./read_plan.ts";
 
 /** Chunks closer than this are fetched in one range, of one row group or of neighbours (Arrow's hole limit). */
@@ -53,17 +53,11 @@ function fetchParts(
   const chunks = parts.flatMap((part, p) =>
     part.chunks.map(({ start, end }, i) => ({ p, i, start, end }))
   ).sort((a, b) => a.start - b.start);
-  const ranges: { start: number; end: number; chunks: typeof chunks }[] = [];
-  for (const chunk of chunks) {
-    const last = ranges.at(-1);
-    const end = Math.max(last?.end ?? 0, chunk.end);
-    if (
-      last && chunk.start - last.end <= GAP && end - last.start <= MERGE_MOST
-    ) {
-      last.end = end;
-      last.chunks.push(chunk);
-    } else ranges.push({ start: chunk.start, end: chunk.end, chunks: [chunk] });
-  }
+  const ranges = mergedRuns(chunks, GAP).map((run) => ({
+    start: run[0].start,
+    end: Math.max(...run.map((chunk) => chunk.end)),
+    chunks: run,
+  }));
   const bytes = parts.map((part) => new Array<Uint8Array>(part.chunks.length));
   const waits = parts.map(() => [] as Promise<void>[]);
   for (const range of ranges) {
