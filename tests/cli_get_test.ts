@@ -16,6 +16,17 @@ import { Output } from "../src/cli/io.ts";
 import { selectFiles } from "../src/cli/select.ts";
 import { cat } from "../src/cli/cat.ts";
 
+/** Download options that report nothing and are never stopped. */
+function quietOptions(parallel: number): DownloadOptions {
+  return {
+    parallel,
+    resume: false,
+    signal: new AbortController().signal,
+    onBytes() {},
+    onOutcome() {},
+  };
+}
+
 Deno.test("downloadAll downloads below root", async () => {
   await using emu = await startEmulator({
     files: { "a.txt": "hello", "d/b.txt": "world" },
@@ -25,13 +36,7 @@ Deno.test("downloadAll downloads below root", async () => {
   const files = await Promise.all(
     (await fs.find("")).map((path) => fs.info(path)),
   );
-  const options: DownloadOptions = {
-    parallel: 2,
-    resume: false,
-    signal: new AbortController().signal,
-    onBytes() {},
-    onOutcome() {},
-  };
+  const options = quietOptions(2);
   const dir = await Deno.makeTempDir();
   try {
     const root = await OutputRoot.open(dir);
@@ -57,13 +62,7 @@ Deno.test("downloadFile downloads one file", async () => {
   await using emu = await startEmulator({ files: { "a.txt": "hello" } });
   const fs = new RepoFs({ host: emu.host, pid: emu.pid });
   await using pool = new RepoFsPool(fs, { workers: 1 });
-  const options: DownloadOptions = {
-    parallel: 1,
-    resume: false,
-    signal: new AbortController().signal,
-    onBytes() {},
-    onOutcome() {},
-  };
+  const options = quietOptions(1);
   const dir = await Deno.makeTempDir();
   try {
     const root = await OutputRoot.open(dir);

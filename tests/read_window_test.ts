@@ -224,19 +224,7 @@ Deno.test("with a burst of 429s the window halves and fewer store GETs are in fl
 });
 
 Deno.test("the read window grows and halves", () => {
-  let ms = 0;
-  const sizes: number[] = [];
-  const window = new ReadWindow({
-    initial: 8,
-    now: () => ms,
-    onResize: (size) => sizes.push(size),
-  });
-  // A whole round: `window.size` reads that each take `readMs`.
-  const round = (readMs: number) => {
-    const starts = Array.from({ length: window.size }, () => window.started());
-    ms += readMs;
-    for (const start of starts) window.completed(start);
-  };
+  const { window, sizes, round } = drivenWindow({ initial: 8 });
   round(10); // the first round; then the link is measured at the floor, 4
   round(10); // 4 reads sent alone take 10 ms: back to 8
   round(10); // 8 reads in 10 ms: 3 × 0.8 per ms × 10 ms = 24
