@@ -7,7 +7,7 @@
  */
 
 import type { ParquetBuffer } from "./parquet_file.ts";
-import { MERGE_MOST, mergedRuns } from "../coalesced_reads.ts";
+import { mergedRuns } from "../coalesced_reads.ts";
 import type { GroupPart } from "./read_plan.ts";
 
 /** Chunks closer than this are fetched in one range, of one row group or of neighbours (Arrow's hole limit). */
@@ -43,7 +43,7 @@ export async function readGroups<T>(
 /**
  * For each part, the bytes of each of its chunks. Chunks at most
  * {@linkcode GAP} apart, of one part or of neighbouring ones, are fetched
- * in one range of at most {@linkcode MERGE_MOST} bytes; a part settles
+ * in one range (at most `MERGE_MOST` bytes, coalesced_reads.ts); a part settles
  * when every range it needs has.
  */
 function fetchParts(
